@@ -50,6 +50,11 @@ export default tseslint.config(
               message: 'Screens are composed by src/app, never the other way round.',
             },
             {
+              target: './src/domain',
+              from: ['./src/api', './src/components', './src/screens', './src/app'],
+              message: 'src/domain holds pure types and rules; it imports no other layer.',
+            },
+            {
               target: './src',
               from: ['./server'],
               message: 'The console never imports the reference server.',

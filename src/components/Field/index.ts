@@ -1,0 +1,1 @@
+export { TextField, SelectField, type TextFieldProps, type SelectFieldProps, type SelectOption } from './Field';
