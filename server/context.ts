@@ -1,0 +1,58 @@
+/**
+ * What every route of the reference server is handed: the database, the configuration, the
+ * logger and the clock. Routes never read process.env or the wall clock directly, so tests can
+ * run them against an in-memory database at a fixed time.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import type { Logger } from 'pino';
+
+/** Discourse (the forum) settings; absent = "Discourse not configured". */
+export interface DiscourseConfig {
+  /** Base URL, e.g. https://forum.example.com (no trailing slash). */
+  baseUrl: string;
+  apiKey: string;
+  apiUsername: string;
+  /** The group that grants access. */
+  groupId: number;
+  /** Per-call time-out in ms (default 10 000). */
+  timeoutMs: number;
+}
+
+/** Server configuration, read from the environment once at start-up (see README). */
+export interface ServerConfig {
+  port: number;
+  /** Folder of the embedded database and the generated JWT secret; 'memory' = in-memory. */
+  dataDir: string;
+  /** API prefix the console calls, default '/api/admin'. */
+  apiPrefix: string;
+  /** Folder of the built console served under /admin (default 'dist'). */
+  staticDir: string;
+  adminEmail: string;
+  /** scrypt hash of the admin password ('scrypt$N$r$p$saltB64$hashB64'); the plain password is never kept. */
+  adminPasswordHash: string;
+  /** HS256 secret for session JWTs. */
+  jwtSecret: Uint8Array;
+  /** Session lifetime in seconds. */
+  sessionTtlS: number;
+  /** Reporting currency of /stats and the fixed conversion rates into it (1 unit of key = rate units). */
+  reportingCurrency: string;
+  fxRates: Record<string, number>;
+  /** Demo seed: how many customers and the PRNG seed. */
+  seedCustomers: number;
+  seedValue: number;
+  discourse: DiscourseConfig | null;
+  /** LemonSqueezy API key, when set POST /subscriptions/refresh re-reads from the provider. */
+  lemonSqueezyApiKey: string | null;
+  /** ClickBank developer and clerk keys, for pings and order refresh. */
+  clickbankDeveloperKey: string | null;
+  clickbankClerkKey: string | null;
+}
+
+/** Dependencies handed to every route factory. */
+export interface AppDeps {
+  db: PGlite;
+  config: ServerConfig;
+  log: Logger;
+  /** The clock; tests pin it. */
+  now: () => Date;
+}

@@ -1,0 +1,43 @@
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) on a local folder, or in
+ * memory for tests. Migrations in ./migrations (NNN_name.sql) are applied in order at start-up,
+ * each in its own transaction, and recorded in schema_migrations.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+
+const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Opens (creating when needed) the database at `dataDir`, or in memory for 'memory', and migrates it. */
+export async function openDatabase(dataDir: string): Promise<PGlite> {
+  const db = dataDir === 'memory' ? new PGlite() : new PGlite(dataDir);
+  await db.waitReady;
+  await migrate(db);
+  return db;
+}
+
+/** Applies every migration not yet recorded; returns the versions applied now. */
+export async function migrate(db: PGlite): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  const done = new Set(
+    (await db.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+  );
+  const files = readdirSync(migrationsDir)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort();
+  const applied: string[] = [];
+  for (const file of files) {
+    const version = file.replace(/\.sql$/, '');
+    if (done.has(version)) continue;
+    const sql = readFileSync(path.join(migrationsDir, file), 'utf8');
+    await db.transaction(async (tx) => {
+      await tx.exec(sql);
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+    });
+    applied.push(version);
+  }
+  return applied;
+}

@@ -1,0 +1,11 @@
+/**
+ * Feature routers mounted under the API prefix behind authentication. Each entry builds a Hono
+ * router from the shared dependencies; server/app.ts mounts them all with `api.route('/', r)`.
+ */
+import type { Hono } from 'hono';
+import type { AppDeps } from '../context';
+
+/** A feature router factory. Paths inside are relative to the API prefix (e.g. '/users'). */
+export type RouteFactory = (deps: AppDeps) => Hono;
+
+export const featureRoutes: RouteFactory[] = [];
