@@ -1,0 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './vite.config';
+
+/**
+ * End-to-end tests: the built console (dist/) served by the reference server exactly as
+ * `npm start` serves it, on a throw-away data folder seeded with the demo data, driven in
+ * Debian's Chromium. `npm run build` must have run first (the test command does it).
+ */
+const port = Number(process.env.E2E_PORT ?? 8091);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'mg-e2e-'));
+
+export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-Secret-pass-1' };
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: 'reports/e2e.json' }]]
+    : [['list']],
+  use: {
+    baseURL: `http://localhost:${port}/admin/`,
+    timezoneId: 'UTC',
+    locale: 'en-US',
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 900 } } }],
+  webServer: {
+    command: 'npx tsx server/main.ts',
+    url: `http://localhost:${port}/api/admin/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      SEED_CUSTOMERS: '3000',
+      SEED: '42',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
