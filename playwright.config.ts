@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './vite.config';
+import { chromiumArgs, chromiumPath } from './tests/chromium';
 
 /**
  * End-to-end tests: the built console (dist/) served by the reference server exactly as

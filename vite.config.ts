@@ -5,25 +5,10 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
+import { chromiumArgs, chromiumPath } from './tests/chromium';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
-/** Debian's Chromium; no test tool downloads its own browser on these machines (TOOLCHAIN.md). */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Flags that keep headless Chromium off the closed network and deterministic. */
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--font-render-hinting=none',
-  '--force-color-profile=srgb',
-  '--hide-scrollbars',
-];
 
 /** Where the API lives during `npm run dev` (the reference server started by `npm start`). */
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
