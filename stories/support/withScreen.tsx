@@ -1,0 +1,37 @@
+import type { Decorator } from '@storybook/react-vite';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createQueryClient } from '../../src/app/queryClient';
+
+/** Story parameters read by {@link withScreen}. */
+export interface ScreenParameters {
+  /** The deep link the screen opens at, relative to /admin (e.g. '/users?page=2'). Default '/'. */
+  route?: string;
+  /** Route pattern the story renders under (default '*'). */
+  path?: string;
+}
+
+/**
+ * Renders a screen story the way the app does: inside a real router at a deep link and a fresh
+ * query cache without retries (so error states show at once). Network calls are answered by the
+ * story's MSW handlers (`parameters.msw.handlers`); unmocked /api/ calls fail the story.
+ */
+export const withScreen: Decorator = (Story, context) => {
+  const screen = (context.parameters.screen ?? {}) as ScreenParameters;
+  const [queryClient] = useState(() => createQueryClient({ retry: false }));
+  const [router] = useState(() =>
+    createMemoryRouter(
+      [
+        { path: screen.path ?? '*', element: <Story /> },
+        { path: '/login', element: <p>Login page</p> },
+      ],
+      { initialEntries: [screen.route ?? '/'] },
+    ),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+};
