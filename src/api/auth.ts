@@ -1,0 +1,233 @@
+/**
+ * Session calls (§7: POST /auth/login, POST /auth/logout with POST /logout fallback, GET
+ * /auth/whoami, GET /health, GET /health/db) and their queries. Login, who-am-I and logout are
+ * authentication probes: their 401 is an answer, so they never trigger the 401 redirect.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { loginMessage, type BackendCheck } from '../domain/auth';
+import type { WhoAmI } from '../domain/types';
+import { ApiError, apiRequest, isAbortError } from './client';
+import { queryKeys } from './queryKeys';
+import { clearToken, setToken } from './token';
+import { asObject, readInt, readString, wireBool, wireString } from './wire';
+
+/** Sign-in form values (§2 Login). */
+export interface LoginCredentials {
+  email: string;
+  password: string;
+}
+
+/**
+ * A login answer (§3 Login response). `message` is ready to show: the §8 code table's text for
+ * a known code, else the server's message, else 'Login failed'. `token` is set only when ok.
+ */
+export interface LoginResult {
+  ok: boolean;
+  /** The server's code (INCORRECT_USER, DB_UNAVAILABLE, RATE_LIMITED…) or null. */
+  code: string | null;
+  message: string;
+  token: string | null;
+}
+
+const loginWire = z.object({
+  ok: wireBool,
+  code: wireString,
+  message: wireString,
+  token: wireString,
+});
+
+function failedLogin(code: string | null, serverMessage: string | null): LoginResult {
+  return { ok: false, code, message: loginMessage(code, serverMessage), token: null };
+}
+
+/**
+ * POST /auth/login {email, password} → LoginResult (§7, §8). On success the token is stored
+ * (setToken). Never rejects for an answer or a network failure — those come back as ok:false
+ * with the text to show ('Incorrect password', 'Network error', 'Login failed'…); it rejects
+ * only when `signal` aborts.
+ */
+export async function login(credentials: LoginCredentials, signal?: AbortSignal): Promise<LoginResult> {
+  try {
+    const answer = await apiRequest('/auth/login', {
+      method: 'POST',
+      body: { email: credentials.email, password: credentials.password },
+      schema: loginWire,
+      signal,
+      authProbe: true,
+    });
+    if (answer.ok !== false && answer.token) {
+      setToken(answer.token);
+      return { ok: true, code: answer.code, message: answer.message ?? '', token: answer.token };
+    }
+    return failedLogin(answer.code, answer.ok === false ? answer.message : null);
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    if (error instanceof ApiError) {
+      const payload = asObject(error.payload);
+      const code = readString(payload?.code);
+      return failedLogin(code, readString(payload?.message) ?? error.message);
+    }
+    return failedLogin(null, null);
+  }
+}
+
+/**
+ * Logs out (§4 Session, §7): POST /auth/logout, falling back to POST /logout when that fails;
+ * the answers are ignored. The stored token is cleared whatever happens. Never rejects.
+ */
+export async function logout(): Promise<void> {
+  try {
+    await apiRequest('/auth/logout', { method: 'POST', authProbe: true });
+  } catch {
+    try {
+      await apiRequest('/logout', { method: 'POST', authProbe: true });
+    } catch {
+      // result ignored (§7)
+    }
+  } finally {
+    clearToken();
+  }
+}
+
+const whoamiWire = z.object({ ok: wireBool, user: z.unknown().optional() });
+
+/**
+ * GET /auth/whoami → WhoAmI (§3). A 401 is the answer "not signed in": {ok:false, user:null}
+ * (token kept, no redirect). Other failures reject with ApiError.
+ */
+export async function fetchWhoAmI(signal?: AbortSignal): Promise<WhoAmI> {
+  try {
+    const answer = await apiRequest('/auth/whoami', { schema: whoamiWire, signal, authProbe: true });
+    const user = asObject(answer.user);
+    const email = readString(user?.email);
+    const name = readString(user?.name);
+    return {
+      ok: answer.ok === true,
+      user: user ? { ...(email ? { email } : {}), ...(name ? { name } : {}) } : null,
+    };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return { ok: false, user: null };
+    throw error;
+  }
+}
+
+/** GET /health, normalised: reachable with its version and uptime when reported. */
+export interface HealthInfo {
+  /** false only when the server says so ({ok:false}); any other OK answer counts as up. */
+  ok: boolean;
+  version: string | null;
+  /** Server uptime in seconds. */
+  uptimeS: number | null;
+}
+
+/**
+ * GET /health → HealthInfo (§2 reachability). Any OK answer counts, even a non-JSON one.
+ * Rejects with ApiError on a non-OK answer, a network failure or the time-out.
+ */
+export async function fetchHealth(signal?: AbortSignal): Promise<HealthInfo> {
+  const answer = asObject(await apiRequest('/health', { signal }));
+  return {
+    ok: answer?.ok !== false,
+    version: readString(answer?.version),
+    uptimeS: readInt(answer?.uptime_s),
+  };
+}
+
+/**
+ * GET /health/db → {ok} (§7). A non-OK answer (503 {ok:false}) is the answer "database down":
+ * {ok:false}. Rejects only when no answer came (ApiError status 0) or `signal` aborts.
+ */
+export async function fetchHealthDb(signal?: AbortSignal): Promise<{ ok: boolean }> {
+  try {
+    const answer = asObject(await apiRequest('/health/db', { signal }));
+    return { ok: answer?.ok !== false };
+  } catch (error) {
+    if (error instanceof ApiError && error.status > 0) return { ok: false };
+    throw error;
+  }
+}
+
+/**
+ * The login screen's pings (§2): GET /health and GET /health/db together. 'unreachable' when
+ * /health fails or either gets no answer; 'db_down' when the database answers not ok; else 'ok'.
+ * Never rejects except on abort.
+ */
+export async function checkBackend(signal?: AbortSignal): Promise<BackendCheck> {
+  const [health, db] = await Promise.allSettled([fetchHealth(signal), fetchHealthDb(signal)]);
+  if (signal?.aborted) throw signal.reason;
+  if (health.status === 'rejected' || !health.value.ok) return 'unreachable';
+  if (db.status === 'rejected') return 'unreachable';
+  return db.value.ok ? 'ok' : 'db_down';
+}
+
+/** Query: who am I (§2 Login "On load it asks who-am-I"). No retries: a 401 is an answer. */
+export function whoamiQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.auth.whoami(),
+    queryFn: ({ signal }) => fetchWhoAmI(signal),
+    retry: false,
+    staleTime: 0,
+  });
+}
+
+/** Query: the login screen's backend check ('ok' | 'db_down' | 'unreachable'). */
+export function backendCheckQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.auth.backendCheck(),
+    queryFn: ({ signal }) => checkBackend(signal),
+    retry: false,
+  });
+}
+
+/** Query: GET /health. */
+export function healthQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.health.api(),
+    queryFn: ({ signal }) => fetchHealth(signal),
+    retry: false,
+  });
+}
+
+/** Query: GET /health/db. */
+export function healthDbQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.health.db(),
+    queryFn: ({ signal }) => fetchHealthDb(signal),
+    retry: false,
+  });
+}
+
+/** Hook: who-am-I as a query. */
+export function useWhoAmI() {
+  return useQuery(whoamiQueryOptions());
+}
+
+/** Hook: the login screen's backend check as a query. */
+export function useBackendCheck() {
+  return useQuery(backendCheckQueryOptions());
+}
+
+/**
+ * Hook: the login mutation. mutate({email, password}) resolves with a LoginResult (never an
+ * error for an answer); on ok the token is stored and cached data from any earlier session
+ * is dropped.
+ */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: LoginCredentials) => login(credentials),
+    onSuccess: (result) => {
+      if (result.ok) queryClient.removeQueries({ queryKey: queryKeys.all() });
+    },
+  });
+}
+
+/** Hook: the logout mutation; settles after the token is cleared and the cache emptied. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => logout(),
+    onSettled: () => queryClient.clear(),
+  });
+}

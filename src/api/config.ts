@@ -1,0 +1,66 @@
+/**
+ * Run-time configuration (CONTRACT.md "Where things live"). The server serves /admin/config.js,
+ * which sets `window.__MG_CONFIG__ = {apiPrefix, defaultAdminEmail}` before the app loads, so one
+ * build can talk to another backend. Build-time defaults come from VITE_API_PREFIX and
+ * VITE_DEFAULT_ADMIN_EMAIL, else '/api/admin' and 'admin@example.com'.
+ */
+import { z } from 'zod';
+
+declare global {
+  interface ImportMetaEnv {
+    /** Build-time API prefix, e.g. '/api/admin' or 'https://api.example.com/api/admin'. */
+    readonly VITE_API_PREFIX?: string;
+    /** Build-time default for the login screen's Email field. */
+    readonly VITE_DEFAULT_ADMIN_EMAIL?: string;
+  }
+  interface Window {
+    /** Set by /admin/config.js; read through getConfig() only. */
+    __MG_CONFIG__?: unknown;
+  }
+}
+
+/** The console's run-time configuration. */
+export interface AppConfig {
+  /** Admin API prefix without a trailing slash: '/api/admin' or an absolute http(s) URL. */
+  apiPrefix: string;
+  /** Pre-filled username on the login screen (§2). */
+  defaultAdminEmail: string;
+}
+
+/** A usable prefix: a path from the root ('/api/admin') or an absolute http(s) URL. */
+const prefixSchema = z
+  .string()
+  .trim()
+  .regex(/^(\/|https?:\/\/)/i)
+  .transform((p) => (p.length > 1 ? p.replace(/\/+$/, '') : p));
+const emailSchema = z.string().trim().min(1);
+
+function buildDefaults(): AppConfig {
+  const env = import.meta.env ?? {};
+  const prefix = prefixSchema.safeParse(env.VITE_API_PREFIX);
+  const email = emailSchema.safeParse(env.VITE_DEFAULT_ADMIN_EMAIL);
+  return {
+    apiPrefix: prefix.success ? prefix.data : '/api/admin',
+    defaultAdminEmail: email.success ? email.data : 'admin@example.com',
+  };
+}
+
+/** The build-time defaults (VITE_* or the built-in values). */
+export const DEFAULT_CONFIG: Readonly<AppConfig> = Object.freeze(buildDefaults());
+
+/**
+ * The effective configuration: each field of `window.__MG_CONFIG__` that is valid (a prefix
+ * starting with '/' or http(s)://, a non-blank email) overrides the build-time default; a
+ * missing, malformed or partial window config falls back field by field. Trailing slashes are
+ * stripped from the prefix. Never throws; read on every call so tests can change it.
+ */
+export function getConfig(): AppConfig {
+  const raw = (globalThis as { __MG_CONFIG__?: unknown }).__MG_CONFIG__;
+  const bag = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const prefix = prefixSchema.safeParse(bag.apiPrefix);
+  const email = emailSchema.safeParse(bag.defaultAdminEmail);
+  return {
+    apiPrefix: prefix.success ? prefix.data : DEFAULT_CONFIG.apiPrefix,
+    defaultAdminEmail: email.success ? email.data : DEFAULT_CONFIG.defaultAdminEmail,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The live event stream (§7 GET /api/admin/events/stream; CONTRACT.md Live events): its URL and
+ * the parsing of its messages. Opening it (EventSource with credentials) is the app's job.
+ */
+import { apiUrl } from './client';
+import { asObject, readString } from './wire';
+
+/** Event types the reference server emits (CONTRACT.md); others may arrive and are kept. */
+export type LiveEventType =
+  | 'subscription.new'
+  | 'subscription.renewal'
+  | 'subscription.cancelled'
+  | 'access.granted'
+  | 'access.revoked'
+  | 'isr.event';
+
+/** A live message: its type plus whatever else it carried. */
+export interface LiveEvent {
+  type: LiveEventType | (string & {});
+  data: Record<string, unknown>;
+}
+
+/** The stream's URL: prefix + '/events/stream' (open with {withCredentials: true}). */
+export function eventsStreamUrl(): string {
+  return apiUrl('/events/stream');
+}
+
+/**
+ * A stream message's data → LiveEvent, or null when it is not JSON or has no string type
+ * (§8: bad payloads are only logged, never shown).
+ */
+export function parseLiveEvent(data: string): LiveEvent | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const bag = asObject(parsed);
+  const type = readString(bag?.type);
+  return bag && type ? { type, data: bag } : null;
+}
+
+/** §4: the sound each live event plays under the /admin base path, or null for none. */
+export function soundForEvent(type: string): string | null {
+  if (type === 'subscription.new') return '/admin/sounds/new-sub.mp3';
+  if (type === 'subscription.renewal') return '/admin/sounds/renew.mp3';
+  return null;
+}
