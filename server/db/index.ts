@@ -7,12 +7,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/** PostgreSQL extensions loaded into PGlite: pg_trgm backs the email substring indexes (002). */
+const extensions = { pg_trgm };
+
 /** Opens (creating when needed) the database at `dataDir`, or in memory for 'memory', and migrates it. */
 export async function openDatabase(dataDir: string): Promise<PGlite> {
-  const db = dataDir === 'memory' ? new PGlite() : new PGlite(dataDir);
+  const db = dataDir === 'memory' ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
   await db.waitReady;
   await migrate(db);
   return db;

@@ -1,0 +1,240 @@
+/**
+ * The five forum-access actions of the Users screen (specification §2 "Edit actions menu", §7
+ * POST /users/actions/*, §3 "Action response", §4 mg_status) and their /subscriptions twins.
+ *
+ * Semantics (mg_status, expires_at after the action):
+ * - grant            → active, null (any scheduled revocation is cleared);
+ * - grant_on_date    → active, `until` (must be in the future): access until then;
+ * - revoke_now       → cancelled, now (an already-cancelled user keeps the original instant; the
+ *                      forum revoke is still re-sent, so a failed forum sync can be retried);
+ * - revoke_deferred  → active, the current billing period end of the user's subscription
+ *                      (400 when there is none or it has passed);
+ * - revoke_on_date   → active, `date` (must be in the future; use revoke_now for "now").
+ * revoke_deferred and revoke_on_date on a cancelled user answer 409: they would re-open access.
+ *
+ * The member row and an info row in `logs` are written in ONE transaction; Discourse is called
+ * afterwards and its failure never rolls access back — it is reported in `discourse` and logged
+ * as a warn row. Scheduled revocations leave the forum alone until runExpiration applies them.
+ */
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { AppDeps } from '../context';
+import { ApiError, badRequest, notFound } from '../errors';
+import { DISCOURSE_NOT_CONFIGURED, syncForumAccess, type DiscourseOutcome } from '../discourse/client';
+import { iso, normaliseEmail, parseUtcDate } from './params';
+
+/** The action names of POST /users/actions/{kind} (§7). */
+export type AccessActionKind = 'grant' | 'grant_on_date' | 'revoke_now' | 'revoke_deferred' | 'revoke_on_date';
+export const ACCESS_ACTION_KINDS: readonly AccessActionKind[] = [
+  'grant',
+  'grant_on_date',
+  'revoke_now',
+  'revoke_deferred',
+  'revoke_on_date',
+];
+
+/** A validated action request. `at` is the until/date instant (UTC) for the *_on_date actions. */
+export interface AccessActionRequest {
+  kind: AccessActionKind;
+  email: string;
+  at: Date | null;
+}
+
+/** The JSON answer of every action (docs/api.md). Instants are ISO UTC strings or null. */
+export interface AccessActionResult {
+  ok: true;
+  email: string;
+  mg_status: 'active' | 'cancelled';
+  expires_at: string | null;
+  scheduled_expires_at: string | null;
+  discourse: DiscourseOutcome;
+}
+
+/** The body field carrying the date for each dated action (§7: grant_on_date {until}, revoke_on_date {date}). */
+const DATE_FIELD: Partial<Record<AccessActionKind, 'until' | 'date'>> = {
+  grant_on_date: 'until',
+  revoke_on_date: 'date',
+};
+
+/**
+ * Validates an action body → AccessActionRequest. Throws 400 (with `issues`) when email is missing,
+ * not a string or not an address, or when the date field is missing or not 'YYYY-MM-DD HH:MM:SS' UTC.
+ */
+export function parseActionBody(kind: AccessActionKind, body: Record<string, unknown>): AccessActionRequest {
+  const issues: { path: string; message: string }[] = [];
+  let email: string | null = null;
+  if (body.email === undefined || body.email === null || body.email === '') {
+    issues.push({ path: 'email', message: 'email is required' });
+  } else if (typeof body.email !== 'string') {
+    issues.push({ path: 'email', message: 'email must be a string' });
+  } else {
+    email = normaliseEmail(body.email);
+    if (email === null) issues.push({ path: 'email', message: `'${body.email}' is not an email address` });
+  }
+  let at: Date | null = null;
+  const field = DATE_FIELD[kind];
+  if (field) {
+    const raw = body[field];
+    if (raw === undefined || raw === null || raw === '') {
+      issues.push({ path: field, message: `${field} is required (UTC 'YYYY-MM-DD HH:MM:SS')` });
+    } else if (typeof raw !== 'string') {
+      issues.push({ path: field, message: `${field} must be a string (UTC 'YYYY-MM-DD HH:MM:SS')` });
+    } else {
+      const parsed = parseUtcDate(raw);
+      if (parsed === null) issues.push({ path: field, message: `${field} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS' (got '${raw}')` });
+      else at = parsed.at;
+    }
+  }
+  if (issues.length > 0 || email === null) {
+    throw badRequest(issues.map((i) => i.message).join('; '), issues);
+  }
+  return { kind, email, at };
+}
+
+interface MemberState {
+  id: number;
+  mg_status: 'active' | 'cancelled';
+  expires_at: Date | null;
+  period_end: Date | null;
+}
+
+/** Inserts one `logs` row through `db` (a transaction or the database); context is stored as JSONB. */
+export async function insertLog(
+  db: Pick<PGlite | Transaction, 'query'>,
+  ts: Date,
+  level: 'info' | 'warn' | 'error',
+  msg: string,
+  context: Record<string, unknown>,
+): Promise<void> {
+  await db.query('INSERT INTO logs (ts, level, msg, context) VALUES ($1, $2, $3, $4)', [ts, level, msg, JSON.stringify(context)]);
+}
+
+/**
+ * Applies one access action for the user with `req.email` (§2, §7): updates the member row and
+ * writes an 'access.<kind>' info log in one transaction, then syncs Discourse → AccessActionResult.
+ * Errors (nothing written): 404 unknown email, 400 date in the past / no billing period end,
+ * 409 scheduled revocation of a user whose access is already cancelled.
+ */
+export async function applyAccessAction(
+  deps: AppDeps,
+  req: AccessActionRequest,
+  opts: { actor?: string | null } = {},
+): Promise<AccessActionResult> {
+  const now = deps.now();
+  const { kind, email } = req;
+  const state = await deps.db.transaction(async (tx) => {
+    const found = await tx.query<MemberState>(
+      `SELECT m.id, m.mg_status, m.expires_at,
+              CASE WHEN m.subscription_id IS NOT NULL THEN s.current_period_end
+                   ELSE (SELECT s2.current_period_end FROM subscriptions s2 WHERE s2.customer_id = c.id
+                         ORDER BY s2.start_date DESC, s2.id DESC LIMIT 1) END AS period_end
+         FROM customers c
+         JOIN members m ON m.customer_id = c.id
+         LEFT JOIN subscriptions s ON s.id = m.subscription_id
+        WHERE c.email = $1`,
+      [email],
+    );
+    const member = found.rows[0];
+    if (!member) throw notFound(`No user with email ${email}`);
+
+    const next = nextState(kind, member, req.at, now, email);
+    await tx.query('UPDATE members SET mg_status = $1, expires_at = $2, updated_at = $3 WHERE id = $4', [
+      next.mgStatus,
+      next.expiresAt,
+      now,
+      member.id,
+    ]);
+    await insertLog(tx, now, 'info', `access.${kind}`, {
+      email,
+      action: kind,
+      mg_status: next.mgStatus,
+      expires_at: iso(next.expiresAt),
+      previous: { mg_status: member.mg_status, expires_at: iso(member.expires_at) },
+      ...(opts.actor ? { actor: opts.actor } : {}),
+    });
+    return next;
+  });
+
+  const expiresAt = iso(state.expiresAt);
+  const scheduled = kind === 'grant_on_date' || kind === 'revoke_deferred' || kind === 'revoke_on_date' ? expiresAt : null;
+  let discourse: DiscourseOutcome;
+  if (deps.config.discourse === null) discourse = DISCOURSE_NOT_CONFIGURED;
+  else if (kind === 'grant' || kind === 'grant_on_date') discourse = await syncForumAccess(deps.config.discourse, 'grant', email);
+  else if (kind === 'revoke_now') discourse = await syncForumAccess(deps.config.discourse, 'revoke', email);
+  else discourse = { skipped: true, reason: `Access continues until ${expiresAt}; the forum is updated when the expiration runs` };
+
+  if ('ok' in discourse && discourse.ok === false) {
+    await logDiscourseFailure(deps, email, kind, discourse);
+  }
+  return { ok: true, email, mg_status: state.mgStatus, expires_at: expiresAt, scheduled_expires_at: scheduled, discourse };
+}
+
+/** Records a failed forum sync as a warn row (outside the access transaction; never throws). */
+export async function logDiscourseFailure(
+  deps: AppDeps,
+  email: string,
+  action: string,
+  outcome: Extract<DiscourseOutcome, { ok: false }>,
+): Promise<void> {
+  try {
+    await insertLog(deps.db, deps.now(), 'warn', 'discourse.error', { email, action, status: outcome.status, error: outcome.error });
+  } catch (err) {
+    deps.log.warn({ err: err instanceof Error ? err.message : String(err), email, action }, 'could not log a Discourse failure');
+  }
+}
+
+/** Computes the member's next (mg_status, expires_at) for `kind`, or throws the 400/409 of the module doc. */
+function nextState(
+  kind: AccessActionKind,
+  member: MemberState,
+  at: Date | null,
+  now: Date,
+  email: string,
+): { mgStatus: 'active' | 'cancelled'; expiresAt: Date | null } {
+  const nowMs = now.getTime();
+  const requireFuture = (d: Date | null, field: string, hint: string): Date => {
+    if (d === null) throw badRequest(`${field} is required`);
+    if (d.getTime() <= nowMs) {
+      throw badRequest(`${field} ${d.toISOString()} is not in the future (now ${now.toISOString()}); ${hint}`, [
+        { path: field, message: 'must be in the future' },
+      ]);
+    }
+    return d;
+  };
+  const requireActive = () => {
+    if (member.mg_status !== 'active') {
+      throw new ApiError(
+        409,
+        'conflict',
+        `Access for ${email} is already cancelled${member.expires_at ? ` (since ${member.expires_at.toISOString()})` : ''}; grant it first`,
+      );
+    }
+  };
+  switch (kind) {
+    case 'grant':
+      return { mgStatus: 'active', expiresAt: null };
+    case 'grant_on_date':
+      return { mgStatus: 'active', expiresAt: requireFuture(at, 'until', 'use revoke_now to end access now') };
+    case 'revoke_now':
+      return {
+        mgStatus: 'cancelled',
+        expiresAt: member.mg_status === 'cancelled' && member.expires_at !== null ? member.expires_at : now,
+      };
+    case 'revoke_deferred': {
+      requireActive();
+      if (member.period_end === null) {
+        throw badRequest(
+          `${email} has no current billing period end (no renewing subscription); use revoke_now or revoke_on_date`,
+        );
+      }
+      if (member.period_end.getTime() <= nowMs) {
+        throw badRequest(
+          `The current billing period of ${email} already ended at ${member.period_end.toISOString()}; use revoke_now or revoke_on_date`,
+        );
+      }
+      return { mgStatus: 'active', expiresAt: member.period_end };
+    }
+    case 'revoke_on_date':
+      requireActive();
+      return { mgStatus: 'active', expiresAt: requireFuture(at, 'date', 'use revoke_now to revoke immediately') };
+  }
+}

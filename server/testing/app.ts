@@ -1,0 +1,100 @@
+/**
+ * Test harness for the feature routers: an in-memory database, pinned clock, silent logger and a
+ * small Hono app that mounts routers and maps errors exactly as docs/api.md says (the production
+ * server/app.ts does the same). Tests only; nothing here is imported by the server.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { Hono } from 'hono';
+import { pino } from 'pino';
+import type { AppDeps, DiscourseConfig, ServerConfig } from '../context';
+import { openDatabase } from '../db';
+import { ApiError } from '../errors';
+import type { RouteFactory } from '../routes/registry';
+
+/** A minimal ServerConfig for tests: no providers, no Discourse unless given. */
+export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    port: 0,
+    dataDir: 'memory',
+    apiPrefix: '/api/admin',
+    staticDir: 'dist',
+    adminEmail: 'admin@example.com',
+    adminPasswordHash: 'scrypt$16384$8$1$AAAA$AAAA',
+    jwtSecret: new Uint8Array(32),
+    sessionTtlS: 3600,
+    reportingCurrency: 'USD',
+    fxRates: { USD: 1 },
+    seedCustomers: 0,
+    seedValue: 1,
+    discourse: null,
+    lemonSqueezyApiKey: null,
+    clickbankDeveloperKey: null,
+    clickbankClerkKey: null,
+    ...overrides,
+  };
+}
+
+/** Builds AppDeps around `db` with the clock pinned to `now` (UTC) and a silent logger. */
+export function testDeps(db: PGlite, now: Date, overrides: Partial<ServerConfig> = {}): AppDeps {
+  return { db, config: testConfig(overrides), log: pino({ level: 'silent' }), now: () => new Date(now.getTime()) };
+}
+
+/** Opens a fresh migrated in-memory database (about 3 s on these machines: share one per file). */
+export function freshDb(): Promise<PGlite> {
+  return openDatabase('memory');
+}
+
+/** Deletes every row of the feature tables (between tests sharing one database) and restarts ids. */
+export async function resetDb(db: PGlite): Promise<void> {
+  await db.exec(`TRUNCATE logs, clickbank_orders, subscription_events, members, subscriptions, customers
+    RESTART IDENTITY CASCADE`);
+}
+
+/**
+ * A Hono app mounting `factories` (each built from `deps`) at '/', with docs/api.md errors:
+ * ApiError → {error: code, message, ...extra} with its status; unknown route → 404 not_found;
+ * anything else → 500 internal.
+ */
+export function testApp(deps: AppDeps, factories: RouteFactory[]): Hono {
+  const app = new Hono();
+  for (const f of factories) app.route('/', f(deps));
+  app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      return c.json({ error: err.code, message: err.message, ...err.extra }, err.status as 400);
+    }
+    deps.log.error({ err }, 'unhandled');
+    return c.json({ error: 'internal', message: 'Internal server error' }, 500);
+  });
+  return app;
+}
+
+/** Sends a JSON request to `app` → {status, body (parsed JSON)}. */
+export async function call(
+  app: Hono,
+  method: string,
+  path: string,
+  body?: unknown,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
+): Promise<{ status: number; body: any }> {
+  const init: RequestInit = { method };
+  if (body !== undefined) {
+    init.headers = { 'Content-Type': 'application/json' };
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  }
+  const res = await app.request(path, init);
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? null : JSON.parse(text) };
+}
+
+/** Counts rows of `table` (one of the schema's tables). */
+export async function countRows(db: PGlite, table: string): Promise<number> {
+  if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table name ${table}`);
+  const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return r.rows[0]?.n ?? 0;
+}
+
+/** A Discourse configuration pointing at a local fake server. */
+export function discourseConfig(baseUrl: string, overrides: Partial<DiscourseConfig> = {}): DiscourseConfig {
+  return { baseUrl, apiKey: 'test-key', apiUsername: 'system', groupId: 42, timeoutMs: 2000, ...overrides };
+}
