@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, countRows, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { startFakeDiscourse, type FakeDiscourse } from '../testing/fakeDiscourse';
-import { insertCustomer, insertEvent, insertOrder, insertSubscription, lemonSqueezyObject } from '../testing/fixtures';
+import { insertEvent, insertOrder, insertSubscription, lemonSqueezyObject } from '../testing/fixtures';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { clickbankRoutes } from './clickbank';
 import { SUBSCRIPTION_SORT_KEYS, subscriptionsRoutes, type SubscriptionRowJson } from './subscriptions';
