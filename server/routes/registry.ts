@@ -4,8 +4,17 @@
  */
 import type { Hono } from 'hono';
 import type { AppDeps } from '../context';
+import { clickbankRoutes } from './clickbank';
+import { maintenanceRoutes } from './maintenance';
+import { subscriptionsRoutes } from './subscriptions';
+import { usersRoutes } from './users';
 
 /** A feature router factory. Paths inside are relative to the API prefix (e.g. '/users'). */
 export type RouteFactory = (deps: AppDeps) => Hono;
 
-export const featureRoutes: RouteFactory[] = [];
+export const featureRoutes: RouteFactory[] = [
+  usersRoutes,
+  (deps) => subscriptionsRoutes(deps),
+  clickbankRoutes,
+  maintenanceRoutes,
+];
