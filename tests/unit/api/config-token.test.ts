@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CONFIG, getConfig } from '../../../src/api/config';
+import { clearToken, getToken, hasToken, setToken } from '../../../src/api/token';
+import { TOKEN_STORAGE_KEY } from '../../../src/domain/types';
+import { MemoryStorage } from '../support';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearToken();
+});
+
+describe('getConfig (CONTRACT.md run-time configuration)', () => {
+  it('falls back to the build-time defaults without a window config', () => {
+    expect(DEFAULT_CONFIG).toEqual({ apiPrefix: '/api/admin', defaultAdminEmail: 'admin@example.com' });
+    expect(getConfig()).toEqual(DEFAULT_CONFIG);
+  });
+
+  it('takes a valid window config', () => {
+    vi.stubGlobal('__MG_CONFIG__', {
+      apiPrefix: 'https://api.example.com/admin-api/',
+      defaultAdminEmail: ' ops@example.com ',
+    });
+    expect(getConfig()).toEqual({
+      apiPrefix: 'https://api.example.com/admin-api',
+      defaultAdminEmail: 'ops@example.com',
+    });
+  });
+
+  it('falls back field by field when the window config is malformed or partial', () => {
+    for (const bad of [null, 'x', 42, [], { apiPrefix: 42 }, { apiPrefix: 'api/admin' }, { apiPrefix: '  ' }]) {
+      vi.stubGlobal('__MG_CONFIG__', bad);
+      expect(getConfig()).toEqual(DEFAULT_CONFIG);
+    }
+    vi.stubGlobal('__MG_CONFIG__', { apiPrefix: '/other', defaultAdminEmail: '' });
+    expect(getConfig()).toEqual({ apiPrefix: '/other', defaultAdminEmail: 'admin@example.com' });
+    vi.stubGlobal('__MG_CONFIG__', { defaultAdminEmail: 'me@example.com' });
+    expect(getConfig()).toEqual({ apiPrefix: '/api/admin', defaultAdminEmail: 'me@example.com' });
+  });
+
+  it('rejects non-http schemes as a prefix', () => {
+    vi.stubGlobal('__MG_CONFIG__', { apiPrefix: 'javascript:alert(1)' });
+    expect(getConfig().apiPrefix).toBe('/api/admin');
+  });
+});
+
+describe('token storage (§3 stored locally)', () => {
+  it('stores, reads and clears the token under TOKEN_STORAGE_KEY', () => {
+    const storage = new MemoryStorage();
+    vi.stubGlobal('localStorage', storage);
+    expect(getToken()).toBeNull();
+    expect(hasToken()).toBe(false);
+    setToken('abc');
+    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe('abc');
+    expect(getToken()).toBe('abc');
+    expect(hasToken()).toBe(true);
+    clearToken();
+    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+    expect(getToken()).toBeNull();
+  });
+
+  it('treats a blank stored value as no token', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(TOKEN_STORAGE_KEY, '   ');
+    vi.stubGlobal('localStorage', storage);
+    expect(getToken()).toBeNull();
+  });
+
+  it('never throws when storage throws, keeping the token in memory', () => {
+    const throwing = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+      removeItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
+    vi.stubGlobal('localStorage', throwing);
+    expect(() => setToken('mem')).not.toThrow();
+    expect(getToken()).toBe('mem');
+    expect(() => clearToken()).not.toThrow();
+    expect(getToken()).toBeNull();
+  });
+
+  it('works without any localStorage (Node)', () => {
+    vi.stubGlobal('localStorage', undefined);
+    setToken('x');
+    expect(getToken()).toBe('x');
+    clearToken();
+    expect(getToken()).toBeNull();
+  });
+});
