@@ -1,0 +1,1 @@
+export { DetailList, type DetailItem, type DetailListProps } from './DetailList';

@@ -1,0 +1,2 @@
+export { JsonBlock, type JsonBlockProps } from './JsonBlock';
+export { prettyJson } from './prettyJson';
