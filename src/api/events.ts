@@ -3,7 +3,7 @@
  * the parsing of its messages. Opening it (EventSource with credentials) is the app's job.
  */
 import { apiUrl } from './client';
-import { asObject, readString } from './wire';
+import { asObject } from './wire';
 
 /** Event types the reference server emits (CONTRACT.md); others may arrive and are kept. */
 export type LiveEventType =
@@ -37,7 +37,7 @@ export function parseLiveEvent(data: string): LiveEvent | null {
     return null;
   }
   const bag = asObject(parsed);
-  const type = readString(bag?.type);
+  const type = typeof bag?.type === 'string' ? bag.type.trim() : '';
   return bag && type ? { type, data: bag } : null;
 }
 
