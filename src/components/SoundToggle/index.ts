@@ -1,0 +1,1 @@
+export { SoundToggle, type SoundToggleProps } from './SoundToggle';
