@@ -1,0 +1,1 @@
+export { LoginView, type LoginViewProps } from './LoginView';
