@@ -1,0 +1,60 @@
+/**
+ * The root route's element: everything every route shares.
+ * - Registers the app-wide 401 handling once (CONTRACT.md Authentication, §6): the API client has
+ *   already cleared the token; the operator is sent to /login (replace), remembering where they
+ *   were, and the login screen says the session expired.
+ * - Keeps the document title in step with the screen (route `handle.title`), which screen readers
+ *   announce after a navigation.
+ * - Shows an accessible 'Loading…' while a lazily loaded route outside the shell (/login) loads.
+ */
+import { Suspense, useEffect, useEffectEvent } from 'react';
+import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { onUnauthorized } from '../api/client';
+import { PRODUCT_TITLE } from '../components/AppLayout';
+import { LOGIN_PATH, loginRedirectState } from '../screens/useLoginRedirect';
+import { RouteFallback } from './RouteFallback';
+
+/** What a route may declare in its `handle`. */
+export interface RouteHandle {
+  /** The screen's title, shown as '<title> · MG Admin Console' in the browser tab. */
+  title?: string;
+}
+
+/** The document title for a screen title: '<title> · MG Admin Console', or the product alone. */
+export function documentTitle(title: string | undefined): string {
+  return title ? `${title} · ${PRODUCT_TITLE}` : PRODUCT_TITLE;
+}
+
+/** Sends the operator to /login after any 401, remembering the current location. */
+function useUnauthorizedRedirect() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const handleUnauthorized = useEffectEvent(() => {
+    if (location.pathname === LOGIN_PATH) return;
+    void navigate(LOGIN_PATH, { replace: true, state: loginRedirectState(location, 'session_expired') });
+  });
+  useEffect(() => onUnauthorized(() => handleUnauthorized()), []);
+}
+
+/** Sets document.title from the deepest matched route's handle.title. */
+function useDocumentTitle() {
+  const matches = useMatches();
+  const title = matches
+    .map((match) => (match.handle as RouteHandle | undefined)?.title)
+    .filter((value): value is string => typeof value === 'string')
+    .at(-1);
+  useEffect(() => {
+    document.title = documentTitle(title);
+  }, [title]);
+}
+
+/** The root layout route: 401 handling, document title, and the top-level Suspense boundary. */
+export function AppRoot() {
+  useUnauthorizedRedirect();
+  useDocumentTitle();
+  return (
+    <Suspense fallback={<RouteFallback />}>
+      <Outlet />
+    </Suspense>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * The console's route table (§2 Routing; CONTRACT.md: served under the /admin basename).
+ *
+ * | path            | screen                                   | guard |
+ * |-----------------|------------------------------------------|-------|
+ * | /login          | LoginScreen                              | no    |
+ * | / (index)       | DashboardScreen                          | yes   |
+ * | /metrics        | PlaceholderScreen 'Metrics'              | yes   |
+ * | /users          | PlaceholderScreen 'Users' (UsersScreen slot) | yes |
+ * | /subscriptions  | PlaceholderScreen 'Subscriptions' (SubscriptionsScreen slot) | yes |
+ * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
+ * | /logs           | PlaceholderScreen 'Logs'                 | yes   |
+ * | /settings       | SettingsScreen                           | yes   |
+ * | /maintenance    | PlaceholderScreen 'Maintenance'          | yes   |
+ * | * (unknown)     | redirect to / (replace)                  | —     |
+ *
+ * Guarded routes share the layout (AppShell). Screens load lazily, so the first bundle holds only
+ * the router, the API layer and the shell; a 'Loading…' status shows while a screen's code loads.
+ */
+import { lazy, type ComponentType } from 'react';
+import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { AppRoot, type RouteHandle } from './AppRoot';
+import { AppShell } from './AppShell';
+import { RequireAuth } from './RequireAuth';
+import { RouteError } from './RouteFallback';
+
+/** The base path the console is served under (§1, §9). */
+export const APP_BASENAME = '/admin';
+
+/** A lazily loaded named export of a screen module. */
+function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const LoginScreen = lazyScreen(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
+const DashboardScreen = lazyScreen(() => import('../screens/DashboardScreen').then((m) => m.DashboardScreen));
+const SettingsScreen = lazyScreen(() => import('../screens/SettingsScreen').then((m) => m.SettingsScreen));
+const PlaceholderScreen = lazyScreen(() =>
+  import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
+);
+
+/** A guarded route whose content arrives in a later release: its title is its heading. */
+function placeholderRoute(path: string, title: string): RouteObject {
+  const handle: RouteHandle = { title };
+  return { path, handle, element: <PlaceholderScreen title={title} /> };
+}
+
+/** Titles of the guarded screens (§2), also used for the document title. */
+const titles = {
+  dashboard: 'Dashboard',
+  metrics: 'Metrics',
+  users: 'Users',
+  subscriptions: 'Subscriptions',
+  isr: 'Integrated Tracking (First-Party)',
+  logs: 'Logs',
+  settings: 'Settings',
+  maintenance: 'Maintenance',
+} as const;
+
+/**
+ * The route objects, relative to the basename. Exported so flows can run the real table in a
+ * memory router (stories) exactly as the browser router runs it.
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <AppRoot />,
+    errorElement: <RouteError />,
+    children: [
+      { path: 'login', handle: { title: 'Admin Login' } satisfies RouteHandle, element: <LoginScreen /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppShell />,
+            children: [
+              {
+                index: true,
+                handle: { title: titles.dashboard } satisfies RouteHandle,
+                element: <DashboardScreen />,
+              },
+              placeholderRoute('metrics', titles.metrics),
+              // Slot: src/screens/UsersScreen.tsx replaces this placeholder when it lands.
+              placeholderRoute('users', titles.users),
+              // Slot: src/screens/SubscriptionsScreen.tsx replaces this placeholder when it lands.
+              placeholderRoute('subscriptions', titles.subscriptions),
+              placeholderRoute('isr', titles.isr),
+              placeholderRoute('logs', titles.logs),
+              {
+                path: 'settings',
+                handle: { title: titles.settings } satisfies RouteHandle,
+                element: <SettingsScreen />,
+              },
+              placeholderRoute('maintenance', titles.maintenance),
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];
+
+/** The browser router of the built console, under /admin. */
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes, { basename: APP_BASENAME });
+}

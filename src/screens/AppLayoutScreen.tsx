@@ -1,0 +1,104 @@
+/**
+ * The container of the signed-in shell (§2 Layout, §4 Session, §4 Sound alerts). It decides what
+ * AppLayout shows and persists what the operator chooses:
+ * - the operator's fixed display name ('Admin') and the product's own sites;
+ * - the desktop sidebar's collapsed state, kept in localStorage under mg_sidebar_collapsed;
+ * - desktop or mobile shell by the (max-width: 767px) media query; the mobile overlay closes
+ *   whenever the location changes;
+ * - the sound switch, kept under mg_sound_enabled ('1'/'0', default off); turning it on primes
+ *   the alert sounds within the click;
+ * - Log out: POST /auth/logout (falling back to POST /logout), then — whatever they answered —
+ *   the token is gone, the query cache is cleared, and the operator is at /login.
+ * After a navigation (not the page's first load or Back/Forward) focus moves to the main region,
+ * so keyboard and screen-reader users start at the new screen's content.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
+import { useLogout } from '../api/auth';
+import { AppLayout, MAIN_CONTENT_ID, type ExternalLink } from '../components/AppLayout';
+import { LOGIN_PATH } from './useLoginRedirect';
+import { MOBILE_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
+import { useSoundSetting } from './useSoundAlerts';
+import { useStoredFlag } from './useStoredFlag';
+
+/** The operator's fixed display name (§2 Layout). */
+export const OPERATOR_NAME = 'Admin';
+
+/**
+ * The product's own sites shown after the providers' links (§2 Layout). The run-time
+ * configuration carries no site URLs yet, so these are placeholders to be replaced by config.
+ */
+export const SITE_LINKS: readonly ExternalLink[] = [
+  { label: 'Website', href: 'https://example.com' },
+  { label: 'Forum', href: 'https://forum.example.com' },
+];
+
+/** localStorage key of the desktop sidebar's collapsed state ('1' collapsed, '0' expanded). */
+export const SIDEBAR_COLLAPSED_STORAGE_KEY = 'mg_sidebar_collapsed';
+
+/** Props of {@link AppLayoutScreen}. */
+export interface AppLayoutScreenProps {
+  /** The routed screen (the app passes its Outlet). */
+  children: ReactNode;
+}
+
+/**
+ * Moves focus to the main region after each in-app navigation (PUSH or REPLACE) to a new
+ * pathname, including the first screen after sign-in; not on a fresh page load or Back/Forward.
+ */
+function useFocusMainOnNavigation(pathname: string) {
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType === 'POP') return;
+    // After this commit's own effects (a closing overlay returns focus to its trigger first).
+    const timer = setTimeout(() => {
+      document.getElementById(MAIN_CONTENT_ID)?.focus({ preventScroll: false });
+    }, 0);
+    return () => clearTimeout(timer);
+    // Only a change of screen moves focus; query-string changes (filters, paging) do not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname]);
+}
+
+/** The shell around every guarded route. */
+export function AppLayoutScreen({ children }: AppLayoutScreenProps) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY);
+  const [isSidebarCollapsed, setSidebarCollapsed] = useStoredFlag(SIDEBAR_COLLAPSED_STORAGE_KEY, false);
+  const [isSoundEnabled, handleSoundToggle] = useSoundSetting();
+  // The overlay is open only at the location it was opened at: any navigation closes it.
+  const [mobileNavOpenAt, setMobileNavOpenAt] = useState<string | null>(null);
+  const logout = useLogout();
+
+  useFocusMainOnNavigation(location.pathname);
+
+  function handleMobileNavOpenChange(next: boolean) {
+    setMobileNavOpenAt(next ? location.key : null);
+  }
+
+  function handleLogout() {
+    if (logout.isPending) return;
+    // logout() never rejects and clears the token; the hook clears the query cache on settle.
+    logout.mutate(undefined, {
+      onSettled: () => void navigate(LOGIN_PATH, { replace: true }),
+    });
+  }
+
+  return (
+    <AppLayout
+      viewport={isMobile ? 'mobile' : 'desktop'}
+      operatorName={OPERATOR_NAME}
+      siteLinks={SITE_LINKS}
+      isSoundEnabled={isSoundEnabled}
+      onSoundToggle={handleSoundToggle}
+      onLogout={handleLogout}
+      isSidebarCollapsed={isSidebarCollapsed}
+      onSidebarCollapsedChange={setSidebarCollapsed}
+      isMobileNavOpen={mobileNavOpenAt === location.key}
+      onMobileNavOpenChange={handleMobileNavOpenChange}
+    >
+      {children}
+    </AppLayout>
+  );
+}
