@@ -105,7 +105,13 @@ describe('GET /subscriptions', () => {
     'sorts by %s %s',
     async (key, dir) => {
       const all = (await list('')).rows;
-      expect(ids(await list(`sortKey=${key}&sortDir=${dir}`))).toEqual(expectedOrder(all, key, dir));
+      const expected = expectedOrder(all, key, dir);
+      expect(ids(await list(`sortKey=${key}&sortDir=${dir}`))).toEqual(expected);
+      const paged = [
+        ...ids(await list(`sortKey=${key}&sortDir=${dir}&pageSize=3&page=1`)),
+        ...ids(await list(`sortKey=${key}&sortDir=${dir}&pageSize=3&page=2`)),
+      ];
+      expect(paged).toEqual(expected);
     },
   );
 

@@ -171,15 +171,20 @@ export async function listSubscriptions(deps: AppDeps, q: Query): Promise<Subscr
   );
   const total = countRes.rows[0]?.n ?? 0;
 
+  // The page's ids are chosen first, joining customers only when the filter or sort needs them;
+  // then only those rows are joined with their customer (cheap deep pages).
   const dir = sortDir === 'desc' ? 'DESC' : 'ASC';
-  const order = sortKey === 'row_id' ? `s.id ${dir}` : `${SORT_SQL[sortKey]} ${dir}, s.id ${dir}`;
+  const key = SORT_SQL[sortKey];
+  const pageJoin = needsCustomer || sortKey === 'email' ? ' JOIN customers c ON c.id = s.customer_id' : '';
+  const n = params.length;
   const rowsRes = await deps.db.query<DbSubscriptionRow>(
     `SELECT s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
             s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at
-       FROM subscriptions s JOIN customers c ON c.id = s.customer_id
-       ${where}
-      ORDER BY ${order}
-      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+       FROM (SELECT s.id, ${key} AS k FROM subscriptions s${pageJoin} ${where}
+              ORDER BY ${key} ${dir}, s.id ${dir} LIMIT $${n + 1}::int OFFSET $${n + 2}::int) p
+       JOIN subscriptions s ON s.id = p.id
+       JOIN customers c ON c.id = s.customer_id
+      ORDER BY p.k ${dir}, p.id ${dir}`,
     [...params, pageSize, (page - 1) * pageSize],
   );
   return {

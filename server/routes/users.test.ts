@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
+import { insertCustomer, insertMember, insertSubscription } from '../testing/fixtures';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { USER_SORT_KEYS, usersRoutes, type UserRowJson } from './users';
 
@@ -85,29 +86,64 @@ describe('GET /users', () => {
     expect(body.total).toBe(expected.length);
   });
 
-  /** Oracle: nulls sort as the largest value, ties broken by row_id in the same direction. */
-  function expectedOrder(rows: UserRowJson[], key: string, dir: 'asc' | 'desc'): number[] {
+  const SUBSCRIPTION_KEYS = ['provider', 'provider_id', 'provider_status', 'cadence', 'start_date', 'current_period_end'];
+
+  /**
+   * Oracle: nulls sort as the largest value; ties are broken in the same direction by the
+   * subscription id (for subscription columns; null = largest), then by row_id.
+   */
+  function expectedOrder(rows: UserRowJson[], sid: Map<number, number | null>, key: string, dir: 'asc' | 'desc'): number[] {
     const sign = dir === 'asc' ? 1 : -1;
+    const cmp = (va: string | number | null, vb: string | number | null) => {
+      if (va === null && vb !== null) return 1;
+      if (va !== null && vb === null) return -1;
+      if (va !== null && vb !== null) return va < vb ? -1 : va > vb ? 1 : 0;
+      return 0;
+    };
     const value = (r: UserRowJson) => (r as unknown as Record<string, string | number | null>)[key] ?? null;
     return [...rows]
       .sort((a, b) => {
-        const va = value(a);
-        const vb = value(b);
-        let c = 0;
-        if (va === null && vb !== null) c = 1;
-        else if (va !== null && vb === null) c = -1;
-        else if (va !== null && vb !== null) c = va < vb ? -1 : va > vb ? 1 : 0;
+        let c = cmp(value(a), value(b));
+        if (c === 0 && SUBSCRIPTION_KEYS.includes(key)) c = cmp(sid.get(a.row_id) ?? null, sid.get(b.row_id) ?? null);
         return sign * (c !== 0 ? c : a.row_id - b.row_id);
       })
       .map((r) => r.row_id);
   }
 
+  async function subscriptionIds(): Promise<Map<number, number | null>> {
+    const r = await db.query<{ id: number; subscription_id: number | null }>('SELECT id, subscription_id FROM members');
+    return new Map(r.rows.map((x) => [x.id, x.subscription_id]));
+  }
+
+  /** Adds ties whose subscription ids run opposite to their row ids, a null current_period_end and a second member without subscription. */
+  async function addTies() {
+    const zoe = await insertCustomer(db, 'zoe@example.com');
+    const yan = await insertCustomer(db, 'yan@example.com');
+    const xia = await insertCustomer(db, 'xia@example.com');
+    const common = { providerId: '', status: 'active', cadence: 'monthly' as const, startDate: '2026-01-05T10:00:00Z', currentPeriodEnd: null };
+    const s5 = await insertSubscription(db, { ...common, customerId: zoe, providerId: 'ls-5' });
+    const s6 = await insertSubscription(db, { ...common, customerId: yan, providerId: 'ls-6' });
+    await insertMember(db, { customerId: yan, subscriptionId: s6, mgStatus: 'active', updatedAt: '2026-11-10T00:00:00Z' });
+    await insertMember(db, { customerId: zoe, subscriptionId: s5, mgStatus: 'active', updatedAt: '2026-11-10T00:00:00Z' });
+    await insertMember(db, { customerId: xia, subscriptionId: null, mgStatus: 'cancelled', updatedAt: '2026-11-10T00:00:00Z' });
+  }
+
   it.each(USER_SORT_KEYS.flatMap((k) => [[k, 'asc'] as const, [k, 'desc'] as const]))(
     'sorts by %s %s',
     async (key, dir) => {
-      const all = (await list('')).rows;
-      const body = await list(`sort=${dir === 'desc' ? '-' : ''}${key}`);
-      expect(ids(body)).toEqual(expectedOrder(all, key, dir));
+      for (const variant of ['scenario', 'with ties'] as const) {
+        if (variant === 'with ties') await addTies();
+        const all = (await list('pageSize=500')).rows;
+        const expected = expectedOrder(all, await subscriptionIds(), key, dir);
+        const body = await list(`sort=${dir === 'desc' ? '-' : ''}${key}&pageSize=500`);
+        expect(ids(body), variant).toEqual(expected);
+        // Paging through the same sort in pages of 2 gives the same order.
+        const paged: number[] = [];
+        for (let page = 1; page <= Math.ceil(body.total / 2); page++) {
+          paged.push(...ids(await list(`sort=${dir === 'desc' ? '-' : ''}${key}&pageSize=2&page=${page}`)));
+        }
+        expect(paged, `${variant}, paged`).toEqual(expected);
+      }
     },
   );
 

@@ -11,7 +11,9 @@
  * - totalPages = max(1, ceil(total / pageSize)): an empty list is "page 1 of 1", so the console's
  *   clamp of the page to [1, totalPages] stays valid. A page past the end answers no rows.
  * - Sorting: nulls sort as the largest value (last ascending, first descending; a null expires_at
- *   means "never"), ties broken by row_id in the same direction so paging is stable.
+ *   means "never"). Ties are broken in the same direction by row_id, and for the subscription
+ *   columns (provider, provider_id, provider_status, cadence, start_date, current_period_end)
+ *   first by the subscription's id, so paging is stable and the sort indexes are usable.
  * - updated_at of a row is the member row's updated_at (changed by every access action).
  * - mg_status_label is always null: the console derives the label (§4) from mg_status + expires_at.
  */
@@ -123,6 +125,63 @@ class Where {
   }
 }
 
+/** Sort keys read from the member's subscription (the rest are member or customer columns). */
+const SUBSCRIPTION_SORTS: Partial<Record<UserSortKey, 'text' | 'timestamptz'>> = {
+  provider: 'text',
+  provider_id: 'text',
+  provider_status: 'text',
+  cadence: 'text',
+  start_date: 'timestamptz',
+  current_period_end: 'timestamptz',
+};
+
+/**
+ * The SQL of one page of users for filter `w` and `sort`; its last two parameters are LIMIT and
+ * OFFSET (after w.params). The page's member ids are chosen first in a narrow query joining only
+ * what the filters and the sort need, then the 50-odd rows are joined with their customer and
+ * subscription. For a sort on a subscription column the narrow query is the union of members
+ * with a subscription, read in index order of that column (ties: subscription id, then row_id),
+ * and members without one (null key: last ascending, first descending), so the sort indexes of
+ * 002_list_indexes.sql serve it instead of a sort of every row.
+ */
+function pageQuery(w: Where, sort: { key: UserSortKey; dir: 'asc' | 'desc' }): string {
+  const n = w.params.length;
+  const limit = `$${n + 1}::int`;
+  const offset = `$${n + 2}::int`;
+  const dir = sort.dir === 'desc' ? 'DESC' : 'ASC';
+  const key = SORT_SQL[sort.key];
+  const customerJoin = w.needsCustomer || sort.key === 'email' ? ' JOIN customers c ON c.id = m.customer_id' : '';
+  let page: string;
+  let order: string;
+  const subType = SUBSCRIPTION_SORTS[sort.key];
+  if (subType === undefined) {
+    const subJoin = w.needsSubscription ? ' JOIN subscriptions s ON s.id = m.subscription_id' : '';
+    page = `SELECT m.id, ${key} AS k FROM members m${customerJoin}${subJoin} ${w.sql}
+             ORDER BY ${key} ${dir}, m.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+    order = `p.k ${dir}, p.id ${dir}`;
+  } else {
+    const withSub = `SELECT m.id, ${key} AS k, s.id AS sid
+        FROM subscriptions s JOIN members m ON m.subscription_id = s.id${customerJoin} ${w.sql}
+       ORDER BY ${key} ${dir}, s.id ${dir}, m.id ${dir} LIMIT (${limit} + ${offset})`;
+    // A filter on a subscription column never matches a member without a subscription.
+    const withoutSub = w.needsSubscription
+      ? null
+      : `SELECT m.id, NULL::${subType} AS k, NULL::bigint AS sid FROM members m${customerJoin}
+          ${w.sql === '' ? 'WHERE' : `${w.sql} AND`} m.subscription_id IS NULL
+         ORDER BY m.id ${dir} LIMIT (${limit} + ${offset})`;
+    page = `SELECT id, k, sid FROM ((${withSub})${withoutSub ? ` UNION ALL (${withoutSub})` : ''}) u
+             ORDER BY k ${dir}, sid ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+    order = `p.k ${dir}, p.sid ${dir}, p.id ${dir}`;
+  }
+  return `SELECT m.id AS row_id, c.email, s.provider, s.provider_id, s.status AS provider_status, m.mg_status,
+                 s.cadence, s.start_date, m.expires_at, s.current_period_end, m.updated_at
+            FROM (${page}) p
+            JOIN members m ON m.id = p.id
+            JOIN customers c ON c.id = m.customer_id
+            LEFT JOIN subscriptions s ON s.id = m.subscription_id
+           ORDER BY ${order}`;
+}
+
 /**
  * Runs the Users list query for query parameters `q` at instant `now` → UsersPageJson (§7 GET /users).
  * Throws 400 for an unknown sort key, malformed dates or ids, page < 1, pageSize outside 1..500,
@@ -189,20 +248,7 @@ export async function listUsers(deps: AppDeps, q: Query): Promise<UsersPageJson>
   const total = countRes.rows[0]?.n ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / pageSize));
 
-  const dir = sort.dir === 'desc' ? 'DESC' : 'ASC';
-  const order = sort.key === 'row_id' ? `m.id ${dir}` : `${SORT_SQL[sort.key]} ${dir}, m.id ${dir}`;
-  const n = w.params.length;
-  const rowsRes = await deps.db.query<DbUserRow>(
-    `SELECT m.id AS row_id, c.email, s.provider, s.provider_id, s.status AS provider_status, m.mg_status,
-            s.cadence, s.start_date, m.expires_at, s.current_period_end, m.updated_at
-       FROM members m
-       JOIN customers c ON c.id = m.customer_id
-       LEFT JOIN subscriptions s ON s.id = m.subscription_id
-       ${w.sql}
-      ORDER BY ${order}
-      LIMIT $${n + 1} OFFSET $${n + 2}`,
-    [...w.params, pageSize, (page - 1) * pageSize],
-  );
+  const rowsRes = await deps.db.query<DbUserRow>(pageQuery(w, sort), [...w.params, pageSize, (page - 1) * pageSize]);
   return {
     rows: rowsRes.rows.map((r) => ({
       row_id: Number(r.row_id),

@@ -1,0 +1,149 @@
+/**
+ * Benchmark of the Users and Subscriptions lists (issue #3): an in-memory PGlite seeded with the
+ * demo data (server/seed, 100 000 customers by default), then typical list queries sent through
+ * the real route handlers (`app.request` on a Hono app mounting the feature routers), each
+ * BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms per query.
+ *
+ *   npx tsx bench/server-lists.ts                  # 100k customers, 30 runs
+ *   BENCH_CUSTOMERS=20000 BENCH_RUNS=10 npx tsx bench/server-lists.ts
+ *   npx tsx bench/server-lists.ts --explain        # also print the plan of every list query
+ *
+ * --explain records the SQL the handlers send (a recording proxy around the database) and prints
+ * EXPLAIN for the page query, so index use can be checked on the large dataset. Timings are
+ * measurements only; no test asserts them.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '../server/db';
+import { seedDemoData } from '../server/seed';
+import { testApp, testDeps } from '../server/testing/app';
+import { clickbankRoutes } from '../server/routes/clickbank';
+import { maintenanceRoutes } from '../server/routes/maintenance';
+import { SUBSCRIPTION_SORT_KEYS, subscriptionsRoutes } from '../server/routes/subscriptions';
+import { USER_SORT_KEYS, usersRoutes } from '../server/routes/users';
+
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = 2;
+const EXPLAIN = process.argv.includes('--explain');
+const NOW = new Date('2026-11-22T12:00:00.000Z');
+
+/** The p-th percentile (0..100) of `values` (nearest rank), in the values' unit. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] ?? NaN;
+}
+
+/** A database proxy that records the SQL and parameters of every query (for --explain). */
+function recording(db: PGlite): { db: PGlite; log: { sql: string; params: unknown[] }[] } {
+  const log: { sql: string; params: unknown[] }[] = [];
+  const proxy = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return (sql: string, params: unknown[] = [], opts?: unknown) => {
+          log.push({ sql, params });
+          return target.query(sql, params, opts as never);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { db: proxy, log };
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const db = await openDatabase('memory');
+  const tOpen = performance.now();
+  const summary = await seedDemoData(db, { customers: CUSTOMERS, seed: 42, now: NOW });
+  await db.exec('ANALYZE');
+  const tSeed = performance.now();
+  console.log(
+    `database: open ${((tOpen - t0) / 1000).toFixed(1)} s, seed ${CUSTOMERS} customers + ANALYZE ${((tSeed - tOpen) / 1000).toFixed(1)} s ` +
+      `(${summary.subscriptions.total} subscriptions, ${summary.members} members, ${summary.clickbankOrders} ClickBank orders)`,
+  );
+
+  const rec = recording(db);
+  const deps = testDeps(rec.db, NOW);
+  const app = testApp(deps, [usersRoutes, (d) => subscriptionsRoutes(d), clickbankRoutes, maintenanceRoutes]);
+
+  const pick = await db.query<{ email: string }>(
+    `SELECT c.email FROM customers c JOIN subscriptions s ON s.customer_id = c.id WHERE s.provider = 'clickbank' ORDER BY c.id LIMIT 1 OFFSET $1`,
+    [Math.floor(CUSTOMERS / 3)],
+  );
+  const email = pick.rows[0]?.email ?? 'nobody@example.com';
+  const rare = email.slice(email.indexOf('+'), email.indexOf('@') + 1); // '+12345@': one customer
+  const common = email.split('.')[0] ?? 'a'; // a first name: many customers
+
+  const queries: [string, string][] = [
+    ['users: default page', '/users'],
+    [`users: email ~ '${rare}'`, `/users?email=${encodeURIComponent(rare)}`],
+    [`users: email ~ '${common}'`, `/users?email=${encodeURIComponent(common)}`],
+    ['users: provider+status', '/users?provider=lemonsqueezy&provider_status=past_due'],
+    ['users: mg_status=scheduled', '/users?mg_status=scheduled'],
+    ['users: expiry range', '/users?exp_from=2026-11-01&exp_to=2026-12-31'],
+    ['users: start range + cadence', '/users?start_from=2026-01-01&start_to=2026-03-31&cadence=yearly'],
+    ['users: deep page 1000', '/users?page=1000&pageSize=50'],
+    ...USER_SORT_KEYS.flatMap((k): [string, string][] => [
+      [`users: sort ${k}`, `/users?sort=${k}`],
+      [`users: sort -${k}`, `/users?sort=-${k}`],
+    ]),
+    ['subs: default page', '/subscriptions'],
+    [`subs: email ~ '${rare}'`, `/subscriptions?email=${encodeURIComponent(rare)}`],
+    [`subs: email ~ '${common}'`, `/subscriptions?email=${encodeURIComponent(common)}`],
+    ['subs: provider+status', '/subscriptions?provider=clickbank&provider_status=cancelled'],
+    ['subs: renew range', '/subscriptions?renew_from=2026-12-01&renew_to=2026-12-07'],
+    ['subs: expire range', '/subscriptions?expire_from=2026-11-01&expire_to=2026-11-30'],
+    ['subs: deep page 400 x 200', '/subscriptions?page=400&pageSize=200'],
+    ...SUBSCRIPTION_SORT_KEYS.flatMap((k): [string, string][] => [
+      [`subs: sort ${k} asc`, `/subscriptions?sortKey=${k}&sortDir=asc`],
+      [`subs: sort ${k} desc`, `/subscriptions?sortKey=${k}&sortDir=desc`],
+    ]),
+    ['detail by email', `/subscriptions/detail?enrich=1&email=${encodeURIComponent(email)}`],
+    ['clickbank orders', `/clickbank/orders?email=${encodeURIComponent(email)}`],
+    ['expiration dry run', '/maintenance/run-expiration?dryRun=true'],
+  ];
+
+  const results: { name: string; p50: number; p95: number; total: string }[] = [];
+  for (const [name, path] of queries) {
+    const times: number[] = [];
+    let total = '';
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      rec.log.length = 0;
+      const started = performance.now();
+      const res = await app.request(path);
+      const text = await res.text();
+      const ms = performance.now() - started;
+      if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${text}`);
+      if (i >= WARMUP) times.push(ms);
+      if (i === 0) {
+        const body = JSON.parse(text) as { total?: number; affected_count?: number };
+        total = String(body.total ?? body.affected_count ?? '');
+        if (EXPLAIN) await explain(db, name, rec.log);
+      }
+    }
+    results.push({ name, p50: percentile(times, 50), p95: percentile(times, 95), total });
+  }
+
+  const width = Math.max(...results.map((r) => r.name.length));
+  console.log(`\n${'query'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'total'.padStart(7)}`);
+  console.log(`${'-'.repeat(width)}  --------  --------  -------`);
+  for (const r of results) {
+    console.log(`${r.name.padEnd(width)}  ${r.p50.toFixed(1).padStart(8)}  ${r.p95.toFixed(1).padStart(8)}  ${r.total.padStart(7)}`);
+  }
+  console.log(`\n${RUNS} runs per query after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; Node ${process.version}.`);
+  await db.close();
+}
+
+/** Prints the plan of each SELECT the last request sent (EXPLAIN with the same parameters). */
+async function explain(db: PGlite, name: string, log: { sql: string; params: unknown[] }[]): Promise<void> {
+  console.log(`\n=== ${name}`);
+  for (const q of log) {
+    if (!/^\s*SELECT/i.test(q.sql)) continue;
+    const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.sql}`, q.params);
+    console.log(plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
+  }
+}
+
+await main();
