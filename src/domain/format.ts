@@ -27,7 +27,14 @@ export function parseUtc(value: string | null | undefined): Date | null {
     normalised = `${text}Z`;
   }
   const date = new Date(normalised);
-  return Number.isNaN(date.getTime()) ? null : date;
+  if (Number.isNaN(date.getTime())) return null;
+  // JS Date rolls impossible calendar days over (2026-02-30 → 2026-03-02): reject them instead.
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(normalised);
+  if (day && !normalised.slice(10).match(/[+-]\d{2}:?\d{2}$/)) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    if (date.getUTCFullYear() !== y || date.getUTCMonth() + 1 !== m || date.getUTCDate() !== d) return null;
+  }
+  return date;
 }
 
 /** 'YYYY-MM-DD HH:MM' in UTC (§5), or a dash when missing/unparseable. */
@@ -49,9 +56,12 @@ export function formatUtcDateTimeSeconds(value: string | null | undefined): stri
  * 'YYYY-MM-DD HH:MM:SS', adding ':00' seconds when missing (§5). Returns null when malformed.
  */
 export function toWireDateTime(localValue: string): string | null {
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?$/.exec(localValue.trim());
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(localValue.trim());
   if (!m) return null;
-  return `${m[1]} ${m[2]}:${m[3] ?? '00'}`;
+  const wire = `${m[1]} ${m[2]}:${m[3]}:${m[4] ?? '00'}`;
+  // Out-of-range parts (month 13, 99:99) are malformed, not something to send.
+  if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59 || !parseUtc(wire)) return null;
+  return wire;
 }
 
 /**
@@ -100,7 +110,7 @@ export function formatAmountWithCode(
   return `${(amountCents / 100).toFixed(2)} ${normaliseCurrency(currency)}`;
 }
 
-/** Compact k/M money for the affiliate list (§9), e.g. 1234500 cents → '$12.3k'. */
+/** Compact k/M money for the affiliate list (§9), e.g. 1234500 cents → '$12.3k', 250000000 → '$2.5M'. */
 export function formatCompactCurrency(amountCents: number | null | undefined, currency = DEFAULT_CURRENCY): string {
   if (amountCents == null || !Number.isFinite(amountCents)) return DASH;
   return new Intl.NumberFormat('en-US', {
@@ -108,7 +118,9 @@ export function formatCompactCurrency(amountCents: number | null | undefined, cu
     currency: normaliseCurrency(currency),
     notation: 'compact',
     maximumFractionDigits: 1,
-  }).format(amountCents / 100);
+  })
+    .format(amountCents / 100)
+    .replace(/K$/, 'k');
 }
 
 /** Whole count with thousands separators; a dash when missing. */

@@ -83,7 +83,10 @@ export function isActiveUser(
 ): boolean {
   const label = String(row.mgStatusLabel ?? '').trim().toLowerCase();
   const status = String(row.mgStatus ?? '').trim().toLowerCase();
-  return label.startsWith('active') || status === 'active' || (status === 'active' && isFuture(row.expiresAt, now));
+  // §4 also lists "the expiry is in the future while mg_status is active"; that case is already
+  // covered by mg_status active, so `now` only matters for the documented signature.
+  void now;
+  return label.startsWith('active') || status === 'active';
 }
 
 /** Log level colouring (§2 Logs): trace/debug grey, info blue, warn yellow, error red, fatal purple. */

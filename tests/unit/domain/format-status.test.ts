@@ -123,7 +123,7 @@ describe('money (§5, §9)', () => {
   });
 
   it('compact k/M amounts, counts, churn and one-decimal figures', () => {
-    expect(formatCompactCurrency(1234500)).toBe('$12.3K');
+    expect(formatCompactCurrency(1234500)).toBe('$12.3k');
     expect(formatCompactCurrency(250000000)).toBe('$2.5M');
     expect(formatCount(3000)).toBe('3,000');
     expect(formatCount(null)).toBe(DASH);
