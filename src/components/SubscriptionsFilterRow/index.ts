@@ -1,0 +1,1 @@
+export { SubscriptionsFilterRow, type SubscriptionsFilterRowProps } from './SubscriptionsFilterRow';

@@ -1,0 +1,1 @@
+export { SubscriptionsTable, type SubscriptionsTableProps } from './SubscriptionsTable';
