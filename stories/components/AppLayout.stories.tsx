@@ -63,15 +63,23 @@ function LayoutHarness(args: AppLayoutProps) {
   );
 }
 
-/** A phone-sized frame; its transform makes it the containing block of the fixed overlay. */
-const phoneFrame: CSSProperties = {
-  width: 390,
+/**
+ * A device-sized frame (`parameters.frameWidth` px wide, full height); its transform makes it the
+ * containing block of the fixed overlay.
+ */
+const deviceFrame = (width: number): CSSProperties => ({
+  width,
   height: '100vh',
   margin: '0 auto',
   overflow: 'hidden',
   transform: 'translateZ(0)',
   borderInline: '1px solid var(--color-border)',
-};
+});
+
+/** A common phone width (CSS px). */
+const PHONE_WIDTH = 390;
+/** The narrowest desktop the screen's media query allows (below it the shell is mobile). */
+const NARROW_DESKTOP_WIDTH = 768;
 
 const SIDEBAR_LABELS = [
   'Dashboard',
@@ -143,10 +151,11 @@ async function expectHeaderFits(header: HTMLElement, operatorName: string) {
     scope.getByText(operatorName.trim().charAt(0).toUpperCase(), {
       selector: '[aria-hidden="true"]',
     }),
-    name.classList.contains('visually-hidden') ? null : name,
+    name,
     scope.getByRole('button', { name: 'Log out', hidden: true }),
   ].filter((item): item is HTMLElement => item != null);
-  const boxes = items.map((item) => item.getBoundingClientRect());
+  // Visually hidden items (1 px, clipped) take no room and are skipped.
+  const boxes = items.map((item) => item.getBoundingClientRect()).filter((box) => box.width > 1);
   for (const [index, box] of boxes.entries()) {
     const previous = boxes[index - 1];
     if (previous) await expect(box.left).toBeGreaterThanOrEqual(previous.right - 0.5);
@@ -158,10 +167,10 @@ const meta = {
   component: AppLayout,
   parameters: { layout: 'fullscreen', route: '/' },
   decorators: [
-    (Story, { parameters, args }) => (
+    (Story, { parameters }) => (
       <MemoryRouter initialEntries={[String(parameters.route ?? '/')]}>
-        {args.viewport === 'mobile' ? (
-          <div style={phoneFrame}>
+        {typeof parameters.frameWidth === 'number' ? (
+          <div style={deviceFrame(parameters.frameWidth)}>
             <Story />
           </div>
         ) : (
@@ -263,7 +272,7 @@ export const Collapsed: Story = {
 /** Mobile with the menu closed: the header keeps the essentials; the menu button opens the overlay. */
 export const MobileClosed: Story = {
   args: { ...Expanded.args, viewport: 'mobile' },
-  parameters: { route: '/metrics' },
+  parameters: { route: '/metrics', frameWidth: PHONE_WIDTH },
   play: async ({ canvasElement, canvas, args }) => {
     await expect(canvas.queryByRole('navigation', { name: 'Main' })).toBeNull();
     await expect(canvas.queryByRole('button', { name: 'Collapse' })).toBeNull();
@@ -298,7 +307,7 @@ export const MobileClosed: Story = {
 /** Mobile with the overlay open; it closes by its button, the backdrop and on navigation. */
 export const MobileOpen: Story = {
   args: { ...Expanded.args, viewport: 'mobile', isMobileNavOpen: true },
-  parameters: { route: '/subscriptions' },
+  parameters: { route: '/subscriptions', frameWidth: PHONE_WIDTH },
   play: async ({ canvas, args }) => {
     const spy = args.onMobileNavOpenChange;
     // While the modal overlay is open, the rest of the page is hidden from assistive technology.
@@ -380,10 +389,34 @@ export const LongOperatorName: Story = {
   play: async ({ canvas }) => {
     const header = canvas.getByRole('banner');
     const name = within(header).getByText('Maximiliane Alexandra Fitzgerald-Montgomery');
-    await expect(name).toHaveAttribute('title', 'Maximiliane Alexandra Fitzgerald-Montgomery');
+    // Truncated on screen, complete as the operator's tooltip and for assistive technology.
+    await expect(name.parentElement).toHaveAttribute(
+      'title',
+      'Maximiliane Alexandra Fitzgerald-Montgomery',
+    );
     await expect(name.scrollWidth).toBeGreaterThan(name.clientWidth);
     await expect(within(header).getByText('M')).toHaveAttribute('aria-hidden', 'true');
     await expectHeaderFits(header, 'Maximiliane Alexandra Fitzgerald-Montgomery');
     await expect(within(header).getByRole('button', { name: 'Log out' })).toBeVisible();
+  },
+};
+
+/** The narrowest desktop (768 px, a portrait tablet): the header still fits without overlap. */
+export const NarrowDesktop: Story = {
+  args: { ...Expanded.args, isSoundEnabled: false },
+  parameters: { route: '/settings', frameWidth: NARROW_DESKTOP_WIDTH },
+  play: async ({ canvasElement, canvas }) => {
+    const header = canvas.getByRole('banner');
+    await expectHeaderFits(header, 'Admin');
+    await expectExternalLinks(header);
+    // The name and the switch's text step back visually; their accessible names stay.
+    await expect(within(header).getByText('Admin').parentElement).toHaveAttribute('title', 'Admin');
+    await expect(
+      within(header).getByText('Admin').getBoundingClientRect().width,
+    ).toBeLessThanOrEqual(1);
+    await expect(within(header).getByRole('switch', { name: 'Sound alerts' })).toBeVisible();
+    await expect(within(header).getByRole('button', { name: 'Log out' })).toBeVisible();
+    await expectMainNav(canvasElement, 'Settings');
+    await expect(canvas.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   },
 };

@@ -196,20 +196,17 @@ export function AppLayout({
               onToggle={onSoundToggle}
               isLabelHidden={isMobile}
             />
-            <div className={styles.operator}>
+            <div className={styles.operator} title={operatorName}>
               <span className={styles.avatar} aria-hidden="true">
                 {initial}
               </span>
-              <span
-                className={isMobile ? 'visually-hidden' : styles.operatorName}
-                title={operatorName}
-              >
+              <span className={isMobile ? 'visually-hidden' : styles.operatorName}>
                 {operatorName}
               </span>
             </div>
-            <Button variant="default" className={styles.logout} onClick={onLogout}>
+            <Button variant="default" className={styles.logout} title="Log out" onClick={onLogout}>
               <LogoutIcon className={styles.buttonIcon} />
-              Log out
+              <span className={styles.logoutLabel}>Log out</span>
             </Button>
           </div>
         </header>

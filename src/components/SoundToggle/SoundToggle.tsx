@@ -6,7 +6,10 @@ export interface SoundToggleProps {
   isEnabled: boolean;
   /** Called with the next value (the opposite of `isEnabled`) when the operator flips the switch. */
   onToggle: (next: boolean) => void;
-  /** Hides the visible 'Sound alerts' text in a compact header; the accessible name stays. */
+  /**
+   * Hides the visible 'Sound alerts' text in a compact header; the accessible name stays. (A
+   * container may also hide it with CSS through the label's `data-part="label"` hook.)
+   */
   isLabelHidden?: boolean;
 }
 
@@ -50,7 +53,9 @@ export function SoundToggle({ isEnabled, onToggle, isLabelHidden = false }: Soun
           </>
         )}
       </svg>
-      <span className={isLabelHidden ? 'visually-hidden' : styles.label}>Sound alerts</span>
+      <span className={isLabelHidden ? 'visually-hidden' : styles.label} data-part="label">
+        Sound alerts
+      </span>
       <span className={styles.track} aria-hidden="true">
         <span className={styles.thumb} />
       </span>
