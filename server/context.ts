@@ -46,6 +46,12 @@ export interface ServerConfig {
   /** ClickBank developer and clerk keys, for pings and order refresh. */
   clickbankDeveloperKey: string | null;
   clickbankClerkKey: string | null;
+  /** Failed sign-ins allowed per client address within the window (default 10 per 900 s). */
+  loginRateLimit?: { maxAttempts: number; windowS: number };
+  /** Trust the first X-Forwarded-For address as the client (behind a reverse proxy); default false. */
+  trustProxy?: boolean;
+  /** pino level for the process logger (default 'info'). */
+  logLevel?: string;
 }
 
 /** Dependencies handed to every route factory. */
