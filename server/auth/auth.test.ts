@@ -5,7 +5,7 @@ import { createApp } from '../app';
 import type { ServerConfig } from '../context';
 import { openDatabase } from '../db';
 import { flushDbLogs } from '../logging';
-import { downDatabase, makeTestConfig, makeTestDeps, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '../testing';
+import { downDatabase, makeTestConfig, makeTestDeps, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '../test-helpers';
 import { createSlidingWindowLimiter } from './rateLimit';
 import { signSessionToken } from './session';
 

@@ -4,8 +4,8 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
-import { hashPassword } from '../auth/password';
-import type { AppDeps, ServerConfig } from '../context';
+import { hashPassword } from './auth/password';
+import type { AppDeps, ServerConfig } from './context';
 
 /** Password of the admin in makeTestConfig. */
 export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';

@@ -1,0 +1,164 @@
+/**
+ * The reference server as one Hono app (brief item 5): security headers and request logging on
+ * every answer; the console under /admin; the admin API under config.apiPrefix with its public
+ * routes (auth, health) first, then the authentication middleware, then the dashboard routes and
+ * every feature router of server/routes/registry.ts. Errors become the JSON of docs/api.md.
+ */
+import { Hono, type Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import { createAuthRouter, requireAuth, type AuthEnv, type AuthRouterOptions } from './auth/routes';
+import type { AppDeps } from './context';
+import { ApiError } from './errors';
+import { jsonBodyGuard, jsonBodyLimit } from './http/body';
+import { requestLogger, writeDbLog } from './logging';
+import { featureRoutes } from './routes/registry';
+import { createHealthRouter } from './routes/health';
+import { createStatsRouter } from './routes/stats';
+import { CONSOLE_BASE, createConsoleRouter } from './static';
+
+/** The Content-Security-Policy directives the console runs under (no inline scripts). */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  mediaSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+interface ZodLikeIssue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+}
+
+function zodIssues(err: unknown): ZodLikeIssue[] | null {
+  if (err && typeof err === 'object' && (err as { name?: unknown }).name === 'ZodError') {
+    const issues = (err as { issues?: unknown }).issues;
+    if (Array.isArray(issues)) return issues as ZodLikeIssue[];
+  }
+  return null;
+}
+
+/** True for errors that mean the embedded database cannot be used at all (closed, not ready). */
+function isDatabaseDown(err: unknown): boolean {
+  return err instanceof Error && /PGlite is closed|database is closed|not ready/i.test(err.message);
+}
+
+const HTTP_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'db_unavailable',
+};
+
+/** Turns anything thrown by a route into the docs/api.md error JSON; 5xx are logged (process and logs table). */
+function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
+  if (err instanceof ApiError) {
+    if (err.status >= 500) {
+      deps.log.error({ code: err.code, path: c.req.path }, err.message);
+      writeDbLog(deps, 'error', err.message, { code: err.code, method: c.req.method, path: c.req.path, status: err.status });
+    }
+    return c.json({ error: err.code, message: err.message, ...err.extra }, err.status as 400);
+  }
+  const issues = zodIssues(err);
+  if (issues) {
+    const first = issues[0];
+    const where = first && first.path.length > 0 ? `${first.path.map(String).join('.')}: ` : '';
+    return c.json(
+      {
+        error: 'bad_request',
+        message: first ? `Invalid request: ${where}${first.message}` : 'Invalid request',
+        issues: issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, code: i.code })),
+      },
+      400,
+    );
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    if (status >= 500) deps.log.error({ path: c.req.path, status }, err.message);
+    return c.json({ error: HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request'), message: err.message || 'Request failed' }, status);
+  }
+  if (isDatabaseDown(err)) {
+    deps.log.error({ path: c.req.path }, 'database unavailable');
+    return c.json({ error: 'db_unavailable', message: 'Backend database is currently unavailable.' }, 503);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  deps.log.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
+  writeDbLog(deps, 'error', 'Unhandled server error', {
+    method: c.req.method,
+    path: c.req.path,
+    error: err instanceof Error ? err.name : 'Error',
+    detail: message.slice(0, 500),
+  });
+  return c.json({ error: 'internal', message: 'Internal server error' }, 500);
+}
+
+/** Test seams for createApp. */
+export interface CreateAppOptions {
+  /** Passed to the auth router (e.g. an injected rate limiter). */
+  auth?: AuthRouterOptions;
+}
+
+/**
+ * Builds the whole server (brief items 5 and 6): `createApp(deps).fetch` serves the admin API
+ * under deps.config.apiPrefix (public: POST /auth/login, /auth/logout, /logout, GET /auth/whoami,
+ * /health, /health/db; everything else needs a session, CONTRACT.md "Authentication") and the
+ * console under /admin. Unknown API paths answer 404 JSON `{error:'not_found', message}`.
+ */
+export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
+  const { config } = deps;
+  const app = new Hono();
+
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+      xFrameOptions: 'DENY',
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      xContentTypeOptions: 'nosniff',
+    }),
+  );
+  app.use('*', requestLogger(deps.log));
+
+  const api = new Hono<AuthEnv>();
+  api.use('*', jsonBodyLimit());
+  api.use('*', jsonBodyGuard());
+  api.route('/', createAuthRouter(deps, options.auth));
+  api.route('/', createHealthRouter(deps));
+  api.use('*', requireAuth(deps));
+  api.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+  });
+  api.route('/', createStatsRouter(deps));
+  for (const factory of featureRoutes) api.route('/', factory(deps));
+  api.all('*', (c) => c.json({ error: 'not_found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404));
+  app.route(config.apiPrefix, api);
+
+  app.get('/', (c) => c.redirect(`${CONSOLE_BASE}/`, 302));
+  app.get(CONSOLE_BASE, (c) => c.redirect(`${CONSOLE_BASE}/`, 302));
+  app.route('/', createConsoleRouter(config));
+
+  app.notFound((c) => {
+    const p = c.req.path;
+    if (p === config.apiPrefix || p.startsWith(`${config.apiPrefix}/`)) {
+      return c.json({ error: 'not_found', message: `No API route for ${c.req.method} ${p}` }, 404);
+    }
+    return c.text('Not found', 404);
+  });
+  app.onError((err, c) => errorResponse(err, c, deps));
+  return app;
+}

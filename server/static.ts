@@ -1,0 +1,138 @@
+/**
+ * Serves the built console under /admin (specification §1 base path; CONTRACT.md "Where things
+ * live"): the run-time config script, hashed assets cached for a year, index.html revalidated on
+ * every load, and index.html for any other path under /admin (SPA fallback; the app redirects
+ * unknown routes itself).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Hono, type Context } from 'hono';
+import type { ServerConfig } from './context';
+
+/** Base path of the console (§1, §9). */
+export const CONSOLE_BASE = '/admin';
+
+/** Cache-Control of content-hashed files under /admin/assets/. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** Cache-Control of index.html and every other unhashed file. */
+export const REVALIDATE_CACHE = 'no-cache';
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.wav': 'audio/wav',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.wasm': 'application/wasm',
+};
+
+/** The body of GET /admin/config.js: `window.__MG_CONFIG__ = {"apiPrefix": …, "defaultAdminEmail": …};` (CONTRACT.md run-time API prefix). */
+export function consoleConfigScript(config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail'>): string {
+  // JSON string literals, with '<' escaped so the text can never close a script element.
+  const js = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c');
+  return `window.__MG_CONFIG__ = {"apiPrefix": ${js(config.apiPrefix)}, "defaultAdminEmail": ${js(config.adminEmail)}};\n`;
+}
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Admin console not built</title></head>
+<body><h1>Admin console not built</h1>
+<p>The server found no <code>index.html</code> in its static folder (STATIC_DIR).
+Run <code>npm run build</code>, then restart the server (or use <code>npm start</code>, which builds first).</p>
+<p>The admin API itself is running.</p></body></html>
+`;
+
+interface FileHit {
+  body: Buffer;
+  mtimeMs: number;
+  size: number;
+}
+
+async function readRegularFile(file: string): Promise<FileHit | null> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return null;
+    return { body: await readFile(file), mtimeMs: info.mtimeMs, size: info.size };
+  } catch {
+    return null;
+  }
+}
+
+function etagOf(hit: FileHit): string {
+  return `W/"${hit.size.toString(16)}-${Math.floor(hit.mtimeMs).toString(16)}"`;
+}
+
+function send(c: Context, hit: FileHit, file: string, cacheControl: string): Response {
+  const etag = etagOf(hit);
+  const headers: Record<string, string> = {
+    'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Cache-Control': cacheControl,
+    ETag: etag,
+    'Last-Modified': new Date(hit.mtimeMs).toUTCString(),
+  };
+  const inm = c.req.header('if-none-match');
+  if (inm && inm.split(',').some((t) => t.trim() === etag)) return c.body(null, 304, headers);
+  if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Length': String(hit.size) });
+  return c.body(new Uint8Array(hit.body), 200, headers);
+}
+
+/**
+ * Router for GET/HEAD `/admin/*` (mount at the root): /admin/config.js (no-store, JavaScript),
+ * existing files from `staticDir` (assets/* immutable for a year, others no-cache), 404 for a
+ * missing file under /admin/assets/, index.html (no-cache) for any other path, and a 503 page
+ * asking to run `npm run build` when index.html is missing. Paths never escape `staticDir`.
+ */
+export function createConsoleRouter(config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'staticDir'>): Hono {
+  const root = path.resolve(config.staticDir);
+  const router = new Hono();
+
+  router.get(`${CONSOLE_BASE}/config.js`, (c) =>
+    c.body(consoleConfigScript(config), 200, {
+      'Content-Type': 'application/javascript; charset=utf-8',
+      'Cache-Control': 'no-store',
+    }),
+  );
+
+  router.get(`${CONSOLE_BASE}/*`, async (c) => {
+    // c.req.path is already URI-decoded by Hono; decoding again would allow double-encoding tricks.
+    const relative = c.req.path.slice(CONSOLE_BASE.length + 1);
+    if (relative.includes('\0') || relative.includes('\\')) return c.text('Bad request path', 400);
+    const file = path.resolve(root, relative);
+    const inside = file === root || file.startsWith(root + path.sep);
+    const hidden = relative.split('/').some((segment) => segment.startsWith('.'));
+    if (inside && !hidden && relative !== '' && !relative.endsWith('/')) {
+      const hit = await readRegularFile(file);
+      if (hit) {
+        const cache = relative.startsWith('assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE;
+        return send(c, hit, file, cache);
+      }
+    }
+    // A missing hashed asset must not be answered with HTML that a browser would cache for a year.
+    if (relative.startsWith('assets/')) return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
+    const indexFile = path.join(root, 'index.html');
+    const index = await readRegularFile(indexFile);
+    if (!index) {
+      return c.html(NOT_BUILT_PAGE, 503, { 'Cache-Control': 'no-store', 'Retry-After': '30' });
+    }
+    return send(c, index, indexFile, REVALIDATE_CACHE);
+  });
+
+  return router;
+}

@@ -1,0 +1,261 @@
+/**
+ * Dashboard figures (GET /stats, specification §2 Dashboard and §3 Stats) and admin stats
+ * (GET /status, §3 Admin stats), computed from the database at the clock `now`.
+ *
+ * "Current access" is defined once, here (ACTIVE_ACCESS_CONDITION): a subscription grants access
+ * when its provider status is active, trialing or past_due, or when it is cancelled but paid
+ * until a future ends_at (LemonSqueezy keeps access until ends_at). paused, unpaid and expired
+ * do not grant access.
+ *
+ * Money is integer cents. Amounts in other currencies are converted into the reporting currency
+ * with the fixed rates of the configuration; a currency without a rate is left out (and logged).
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../context';
+
+/** Provider statuses that grant access on their own (subscriptions.status, LemonSqueezy on_trial stored as trialing). */
+export const ACCESS_STATUSES = ['active', 'trialing', 'past_due'] as const;
+
+/**
+ * SQL condition "subscription `alias` grants current access at the instant `nowParam`"
+ * (a timestamptz parameter placeholder such as '$1'). The one definition every query uses.
+ */
+export function activeAccessCondition(alias = 's', nowParam = '$1'): string {
+  return `(${alias}.status IN ('active', 'trialing', 'past_due') OR (${alias}.status = 'cancelled' AND ${alias}.ends_at > ${nowParam}))`;
+}
+
+/** GET /stats body (docs/api.md "Dashboard and status"). Money in cents of `currency`. */
+export interface DashboardStatsBody {
+  currency: string;
+  mrr_cents: number;
+  arr_cents: number;
+  activeSubscribers: number;
+  activeMonthly: number;
+  activeYearly: number;
+  scheduledCancellations: number;
+  /** Average days of access left over subscriptions with current access, one decimal; null when none. */
+  avgDaysRemaining: number | null;
+  newToday: number;
+  renewalsToday: number;
+  cancellationsToday: number;
+  totalSubscribers: number;
+  totalRevenueCents: number;
+}
+
+/** GET /status body (§3 Admin stats); mrr and arr in cents of the reporting currency. */
+export interface AdminStatusBody {
+  db_ok: boolean;
+  active_total: number | null;
+  active_monthly: number | null;
+  active_yearly: number | null;
+  scheduled_cancellations: number | null;
+  avg_days_remaining: number | null;
+  mrr: number | null;
+  arr: number | null;
+  pending_expire: number | null;
+  webhook_dedup_rows: number | null;
+}
+
+interface Core {
+  activeMonthly: number;
+  activeYearly: number;
+  mrrCents: number;
+  scheduledCancellations: number;
+  avgDaysRemaining: number | null;
+}
+
+/** Rate into the reporting currency, or null when the configuration has none for `currency`. */
+function rateOf(config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>, currency: string): number | null {
+  if (currency === config.reportingCurrency) return 1;
+  const rate = config.fxRates[currency];
+  return rate != null && Number.isFinite(rate) ? rate : null;
+}
+
+const toNumber = (v: unknown): number => (v == null ? 0 : Number(v));
+
+/**
+ * Monthly value in reporting cents of active-access subscriptions grouped by currency and cadence:
+ * Σ_currency rate × (Σ monthly amounts + Σ yearly amounts / 12), rounded once at the end.
+ */
+export function monthlyRecurringCents(
+  groups: Array<{ currency: string; cadence: string; sum_cents: number }>,
+  config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
+  missing: Set<string>,
+): number {
+  let total = 0;
+  for (const g of groups) {
+    const rate = rateOf(config, g.currency);
+    if (rate == null) {
+      missing.add(g.currency);
+      continue;
+    }
+    total += rate * (g.cadence === 'yearly' ? g.sum_cents / 12 : g.sum_cents);
+  }
+  return Math.round(total);
+}
+
+async function core(db: PGlite, config: ServerConfig, now: Date, missing: Set<string>): Promise<Core> {
+  const nowIso = now.toISOString();
+  const groups = await db.query<{ currency: string; cadence: string; n: number; sum_cents: string | null }>(
+    `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::bigint AS sum_cents
+       FROM subscriptions s
+      WHERE ${activeAccessCondition('s', '$1')}
+      GROUP BY s.currency, s.cadence`,
+    [nowIso],
+  );
+  let activeMonthly = 0;
+  let activeYearly = 0;
+  for (const g of groups.rows) {
+    if (g.cadence === 'yearly') activeYearly += g.n;
+    else activeMonthly += g.n;
+  }
+  const mrrCents = monthlyRecurringCents(
+    groups.rows.map((g) => ({ currency: g.currency, cadence: g.cadence, sum_cents: toNumber(g.sum_cents) })),
+    config,
+    missing,
+  );
+
+  // Days left: the member's scheduled expiry when set, else the subscription's ends_at, else its
+  // current period end; past ends count as 0.
+  const remaining = await db.query<{ avg_days: number | null }>(
+    `SELECT avg(GREATEST(0, extract(epoch FROM (x.access_end - $1::timestamptz)) / 86400.0))::float8 AS avg_days
+       FROM (
+         SELECT COALESCE(
+                  (SELECT min(m.expires_at) FROM members m
+                    WHERE m.subscription_id = s.id AND m.mg_status = 'active' AND m.expires_at IS NOT NULL),
+                  s.ends_at, s.current_period_end) AS access_end
+           FROM subscriptions s
+          WHERE ${activeAccessCondition('s', '$1')}
+       ) x
+      WHERE x.access_end IS NOT NULL`,
+    [nowIso],
+  );
+  const avg = remaining.rows[0]?.avg_days;
+  const scheduled = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM members WHERE mg_status = 'active' AND expires_at > $1`,
+    [nowIso],
+  );
+  return {
+    activeMonthly,
+    activeYearly,
+    mrrCents,
+    scheduledCancellations: scheduled.rows[0]?.n ?? 0,
+    avgDaysRemaining: avg == null ? null : Math.round(Number(avg) * 10) / 10,
+  };
+}
+
+/** Start (inclusive) and end (exclusive) of the UTC day containing `now`. */
+export function utcDayBounds(now: Date): { start: Date; end: Date } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  return { start, end: new Date(start.getTime() + 86_400_000) };
+}
+
+/**
+ * Computes GET /stats (§3 Stats; brief item 4): MRR/ARR (ARR = 12 × MRR) in reporting cents,
+ * active counts by cadence, scheduled cancellations (members active with a future expires_at),
+ * average days remaining, today's new/renewal/cancellation events (UTC day of `now`), customers
+ * that ever subscribed, and all-time revenue (new + renewal − refund amounts, converted).
+ * Throws when the database fails (the app answers 500/503).
+ */
+export async function computeDashboardStats(
+  db: PGlite,
+  config: ServerConfig,
+  now: Date,
+  log?: Logger,
+): Promise<DashboardStatsBody> {
+  const missing = new Set<string>();
+  const c = await core(db, config, now, missing);
+  const { start, end } = utcDayBounds(now);
+  const today = await db.query<{ type: string; n: number }>(
+    `SELECT type, count(*)::int AS n FROM subscription_events
+      WHERE occurred_at >= $1 AND occurred_at < $2 AND type IN ('new', 'renewal', 'cancellation')
+      GROUP BY type`,
+    [start.toISOString(), end.toISOString()],
+  );
+  const todayCount = (type: string) => today.rows.find((r) => r.type === type)?.n ?? 0;
+  const subscribers = await db.query<{ n: number }>(
+    'SELECT count(DISTINCT customer_id)::int AS n FROM subscriptions',
+  );
+  const revenue = await db.query<{ currency: string; net_cents: string | null }>(
+    `SELECT COALESCE(e.currency, s.currency) AS currency,
+            sum(CASE WHEN e.type IN ('new', 'renewal') THEN COALESCE(e.amount_cents, 0)
+                     WHEN e.type = 'refund' THEN -COALESCE(e.amount_cents, 0)
+                     ELSE 0 END)::bigint AS net_cents
+       FROM subscription_events e JOIN subscriptions s ON s.id = e.subscription_id
+      WHERE e.type IN ('new', 'renewal', 'refund')
+      GROUP BY 1`,
+  );
+  let revenueTotal = 0;
+  for (const r of revenue.rows) {
+    const rate = rateOf(config, r.currency);
+    if (rate == null) missing.add(r.currency);
+    else revenueTotal += rate * toNumber(r.net_cents);
+  }
+  if (missing.size > 0) {
+    log?.warn({ currencies: [...missing] }, 'stats: no FX rate for these currencies; left out of money figures');
+  }
+  return {
+    currency: config.reportingCurrency,
+    mrr_cents: c.mrrCents,
+    arr_cents: 12 * c.mrrCents,
+    activeSubscribers: c.activeMonthly + c.activeYearly,
+    activeMonthly: c.activeMonthly,
+    activeYearly: c.activeYearly,
+    scheduledCancellations: c.scheduledCancellations,
+    avgDaysRemaining: c.avgDaysRemaining,
+    newToday: todayCount('new'),
+    renewalsToday: todayCount('renewal'),
+    cancellationsToday: todayCount('cancellation'),
+    totalSubscribers: subscribers.rows[0]?.n ?? 0,
+    totalRevenueCents: Math.round(revenueTotal),
+  };
+}
+
+/**
+ * Computes GET /status (§3 Admin stats): the same active figures as /stats plus pending_expire
+ * (members active whose expires_at has passed) and webhook_dedup_rows. When the database fails it
+ * answers db_ok false with every figure null instead of throwing.
+ */
+export async function computeAdminStatus(
+  db: PGlite,
+  config: ServerConfig,
+  now: Date,
+  log?: Logger,
+): Promise<AdminStatusBody> {
+  try {
+    const missing = new Set<string>();
+    const c = await core(db, config, now, missing);
+    const pending = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM members WHERE mg_status = 'active' AND expires_at <= $1`,
+      [now.toISOString()],
+    );
+    const dedup = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_dedup');
+    return {
+      db_ok: true,
+      active_total: c.activeMonthly + c.activeYearly,
+      active_monthly: c.activeMonthly,
+      active_yearly: c.activeYearly,
+      scheduled_cancellations: c.scheduledCancellations,
+      avg_days_remaining: c.avgDaysRemaining,
+      mrr: c.mrrCents,
+      arr: 12 * c.mrrCents,
+      pending_expire: pending.rows[0]?.n ?? 0,
+      webhook_dedup_rows: dedup.rows[0]?.n ?? 0,
+    };
+  } catch (err) {
+    log?.error({ err: err instanceof Error ? err.message : String(err) }, 'status: database query failed');
+    return {
+      db_ok: false,
+      active_total: null,
+      active_monthly: null,
+      active_yearly: null,
+      scheduled_cancellations: null,
+      avg_days_remaining: null,
+      mrr: null,
+      arr: null,
+      pending_expire: null,
+      webhook_dedup_rows: null,
+    };
+  }
+}
