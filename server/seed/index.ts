@@ -1,0 +1,128 @@
+/**
+ * Demo data for the reference server (brief item 2): deterministic from the seed and the UTC day
+ * of `now`, written with PostgreSQL COPY in batches inside one transaction (all or nothing).
+ */
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { COPY_COLUMNS, DemoGenerator } from './generate';
+
+/** Customers generated and copied per batch (bounds memory at large counts). */
+const BATCH_SIZE = 5000;
+/** Log rows seeded. */
+export const SEED_LOG_ROWS = 2000;
+/** Version of the generator, recorded in `meta` (bump when the generated data changes). */
+export const SEED_VERSION = '1';
+
+/** What seedDemoData wrote. Counts are rows; anchorDay is 'YYYY-MM-DD' (UTC); durationMs wall time. */
+export interface SeedSummary {
+  customers: number;
+  subscriptions: { lemonsqueezy: number; clickbank: number; total: number };
+  /** Subscriptions granting current access at the end of the anchor day. */
+  accessActive: number;
+  members: number;
+  events: number;
+  clickbankOrders: number;
+  logs: number;
+  seed: number;
+  anchorDay: string;
+  durationMs: number;
+}
+
+async function copyRows(tx: Transaction, table: string, columns: string, data: string): Promise<void> {
+  if (data === '') return;
+  await tx.query(`COPY ${table} (${columns}) FROM '/dev/blob' WITH (FORMAT text)`, [], {
+    blob: new Blob([data]),
+  });
+}
+
+/** Tables whose ids the seed writes explicitly (logs take ids from their sequence, after any existing rows). */
+const SEQUENCED_TABLES = ['customers', 'subscriptions', 'members', 'subscription_events', 'clickbank_orders'];
+
+/**
+ * Seeds an empty database with `opts.customers` demo customers (one subscription and one member
+ * each; ~60 % LemonSqueezy with full subscription objects in payload, ~40 % ClickBank with INS v6
+ * order rows), their lifecycle events, ~2000 log rows and the seed facts in `meta` (seed,
+ * seed_customers, seed_anchor_day, seed_version, seeded_at). Deterministic for the same seed and
+ * UTC day of `opts.now`. Throws (writing nothing) when customers already exist or on invalid options.
+ */
+export async function seedDemoData(
+  db: PGlite,
+  opts: { customers: number; seed: number; now: Date },
+): Promise<SeedSummary> {
+  const started = performance.now();
+  if (!Number.isSafeInteger(opts.customers) || opts.customers < 0) {
+    throw new Error(`seedDemoData: customers must be a whole number ≥ 0, got ${opts.customers}`);
+  }
+  if (!Number.isFinite(opts.seed)) throw new Error(`seedDemoData: seed must be a number, got ${opts.seed}`);
+  const nowMs = opts.now.getTime();
+  if (!Number.isFinite(nowMs)) throw new Error('seedDemoData: now is not a valid date');
+  const anchorDayMs = Date.UTC(opts.now.getUTCFullYear(), opts.now.getUTCMonth(), opts.now.getUTCDate());
+  const anchorDay = new Date(anchorDayMs).toISOString().slice(0, 10);
+  const seed = opts.seed >>> 0;
+
+  const summary: SeedSummary = {
+    customers: 0,
+    subscriptions: { lemonsqueezy: 0, clickbank: 0, total: 0 },
+    accessActive: 0,
+    members: 0,
+    events: 0,
+    clickbankOrders: 0,
+    logs: 0,
+    seed,
+    anchorDay,
+    durationMs: 0,
+  };
+
+  await db.transaction(async (tx) => {
+    const existing = await tx.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM customers)::int + (SELECT count(*) FROM subscriptions)::int
+            + (SELECT count(*) FROM members)::int + (SELECT count(*) FROM subscription_events)::int
+            + (SELECT count(*) FROM clickbank_orders)::int AS n`,
+    );
+    if ((existing.rows[0]?.n ?? 0) > 0) {
+      throw new Error('seedDemoData: the database already holds customer data; seed only an empty database');
+    }
+    const gen = new DemoGenerator({ customers: opts.customers, seed, anchorDayMs });
+    while (!gen.done()) {
+      const batch = gen.batch(BATCH_SIZE);
+      await copyRows(tx, 'customers', COPY_COLUMNS.customers, batch.customers);
+      await copyRows(tx, 'subscriptions', COPY_COLUMNS.subscriptions, batch.subscriptions);
+      await copyRows(tx, 'members', COPY_COLUMNS.members, batch.members);
+      await copyRows(tx, 'subscription_events', COPY_COLUMNS.events, batch.events);
+      await copyRows(tx, 'clickbank_orders', COPY_COLUMNS.clickbankOrders, batch.clickbankOrders);
+      summary.customers += batch.counts.customers;
+      summary.subscriptions.lemonsqueezy += batch.counts.lemonsqueezy;
+      summary.subscriptions.clickbank += batch.counts.clickbank;
+      summary.accessActive += batch.counts.accessActive;
+      summary.members += batch.counts.members;
+      summary.events += batch.counts.events;
+      summary.clickbankOrders += batch.counts.clickbankOrders;
+    }
+    const logs = gen.logs(SEED_LOG_ROWS);
+    await copyRows(tx, 'logs', COPY_COLUMNS.logs, logs.text);
+    summary.logs = logs.rows;
+
+    // Explicit ids were copied; move every sequence past them so later inserts do not collide.
+    for (const table of SEQUENCED_TABLES) {
+      await tx.query(
+        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1), (SELECT max(id) FROM ${table}) IS NOT NULL)`,
+      );
+    }
+    const meta: Array<[string, string]> = [
+      ['seed', String(seed)],
+      ['seed_customers', String(opts.customers)],
+      ['seed_anchor_day', anchorDay],
+      ['seed_version', SEED_VERSION],
+      ['seeded_at', opts.now.toISOString()],
+    ];
+    for (const [key, value] of meta) {
+      await tx.query(
+        'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+        [key, value],
+      );
+    }
+  });
+
+  summary.subscriptions.total = summary.subscriptions.lemonsqueezy + summary.subscriptions.clickbank;
+  summary.durationMs = Math.round(performance.now() - started);
+  return summary;
+}

@@ -1,0 +1,292 @@
+import { readFileSync } from 'node:fs';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db';
+import { computeDashboardStats } from '../stats';
+import { makeTestConfig } from '../test-helpers';
+import { addMonthsUtc, DemoGenerator } from './generate';
+import { createRng } from './prng';
+import { seedDemoData, type SeedSummary } from '.';
+
+const fixturesDir = new URL('../../../shared/fixtures/', import.meta.url);
+const lsFixture = JSON.parse(readFileSync(new URL('lemonsqueezy-subscription.json', fixturesDir), 'utf8')) as {
+  attributes: Record<string, unknown> & { first_subscription_item: object; urls: object };
+};
+const cbFixture = JSON.parse(readFileSync(new URL('clickbank-ins-testvector-clickbankgo.json', fixturesDir), 'utf8')) as {
+  expectedJson: Record<string, unknown> & {
+    lineItems: Array<Record<string, unknown>>;
+    customer: { billing: Record<string, unknown>; shipping: Record<string, unknown> };
+  };
+};
+
+const TABLES = ['customers', 'subscriptions', 'members', 'subscription_events', 'clickbank_orders', 'logs'] as const;
+const N = 400;
+const MORNING = new Date('2026-11-20T10:00:00.000Z');
+const EVENING = new Date('2026-11-20T23:30:00.000Z');
+
+let db: PGlite;
+let summary: SeedSummary;
+
+async function checksum(): Promise<string> {
+  const parts: string[] = [];
+  for (const table of TABLES) {
+    const r = await db.query<{ h: string | null }>(`SELECT md5(string_agg(t::text, E'\\n' ORDER BY t.id)) AS h FROM ${table} t`);
+    parts.push(`${table}:${r.rows[0]?.h}`);
+  }
+  return parts.join(' ');
+}
+
+async function wipe(): Promise<void> {
+  await db.exec(`TRUNCATE logs, clickbank_orders, subscription_events, members, subscriptions, customers RESTART IDENTITY CASCADE;
+    DELETE FROM meta;`);
+}
+
+beforeAll(async () => {
+  db = await openDatabase('memory');
+}, 120_000);
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('seedDemoData determinism', () => {
+  it('gives byte-identical data for the same seed and UTC day, different data for another seed', async () => {
+    await seedDemoData(db, { customers: N, seed: 7, now: MORNING });
+    const first = await checksum();
+    await wipe();
+    await seedDemoData(db, { customers: N, seed: 7, now: EVENING });
+    expect(await checksum()).toBe(first);
+    await wipe();
+    await seedDemoData(db, { customers: N, seed: 8, now: MORNING });
+    const other = await checksum();
+    for (const table of ['customers', 'subscriptions', 'clickbank_orders', 'logs']) {
+      const pick = (s: string) => s.split(' ').find((p) => p.startsWith(`${table}:`));
+      expect(pick(other)).not.toBe(pick(first));
+    }
+    await wipe();
+    summary = await seedDemoData(db, { customers: N, seed: 7, now: MORNING });
+    expect(await checksum()).toBe(first);
+  }, 120_000);
+
+  it('generator output is a pure function of seed and anchor day', () => {
+    const anchorDayMs = Date.UTC(2026, 10, 20);
+    const a = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs }).batch(50);
+    const b = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs }).batch(50);
+    expect(b).toEqual(a);
+    const c = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs: anchorDayMs + 86_400_000 }).batch(50);
+    expect(c.subscriptions).not.toBe(a.subscriptions);
+  });
+});
+
+describe('seeded data', () => {
+  const count = async (sql: string, params: unknown[] = []) =>
+    (await db.query<{ n: number }>(sql, params)).rows[0]?.n ?? -1;
+
+  it('has the summary counts, one subscription and one member per customer, ~60/40 providers', async () => {
+    expect(summary.customers).toBe(N);
+    expect(await count('SELECT count(*)::int AS n FROM customers')).toBe(N);
+    expect(await count('SELECT count(*)::int AS n FROM subscriptions')).toBe(N);
+    expect(await count('SELECT count(*)::int AS n FROM members')).toBe(N);
+    expect(await count('SELECT count(*)::int AS n FROM subscription_events')).toBe(summary.events);
+    expect(await count('SELECT count(*)::int AS n FROM clickbank_orders')).toBe(summary.clickbankOrders);
+    expect(await count('SELECT count(*)::int AS n FROM logs')).toBe(2000);
+    const ls = await count("SELECT count(*)::int AS n FROM subscriptions WHERE provider = 'lemonsqueezy'");
+    expect(ls).toBe(summary.subscriptions.lemonsqueezy);
+    expect(ls / N).toBeGreaterThan(0.5);
+    expect(ls / N).toBeLessThan(0.7);
+    expect(summary.clickbankOrders).toBeGreaterThanOrEqual(summary.subscriptions.clickbank);
+  });
+
+  it('mixes cadences, prices, currencies, statuses and sources', async () => {
+    const yearly = await count("SELECT count(*)::int AS n FROM subscriptions WHERE cadence = 'yearly'");
+    expect(yearly / N).toBeGreaterThan(0.15);
+    expect(yearly / N).toBeLessThan(0.35);
+    const eur = await count("SELECT count(*)::int AS n FROM subscriptions WHERE currency = 'EUR'");
+    const gbp = await count("SELECT count(*)::int AS n FROM subscriptions WHERE currency = 'GBP'");
+    expect(eur / N).toBeGreaterThan(0.04);
+    expect(eur / N).toBeLessThan(0.18);
+    expect(gbp / N).toBeGreaterThan(0.01);
+    expect(gbp / N).toBeLessThan(0.1);
+    const prices = await db.query<{ cadence: string; amount_cents: number }>(
+      'SELECT DISTINCT cadence, amount_cents FROM subscriptions ORDER BY 1, 2',
+    );
+    expect(prices.rows).toEqual([
+      { cadence: 'monthly', amount_cents: 999 },
+      { cadence: 'monthly', amount_cents: 1900 },
+      { cadence: 'monthly', amount_cents: 2900 },
+      { cadence: 'yearly', amount_cents: 9900 },
+      { cadence: 'yearly', amount_cents: 19000 },
+      { cadence: 'yearly', amount_cents: 29000 },
+    ]);
+    const statuses = await db.query<{ provider: string; status: string }>(
+      'SELECT DISTINCT provider, status FROM subscriptions ORDER BY 1, 2',
+    );
+    const cb = statuses.rows.filter((r) => r.provider === 'clickbank').map((r) => r.status);
+    const ls = statuses.rows.filter((r) => r.provider === 'lemonsqueezy').map((r) => r.status);
+    expect(cb.every((s) => ['active', 'cancelled', 'expired'].includes(s))).toBe(true);
+    expect(ls.every((s) => ['active', 'trialing', 'paused', 'past_due', 'unpaid', 'cancelled', 'expired'].includes(s))).toBe(true);
+    expect(ls).toEqual(expect.arrayContaining(['active', 'cancelled', 'expired']));
+    expect(cb).toEqual(expect.arrayContaining(['active', 'expired']));
+    const sources = await count('SELECT count(DISTINCT source)::int AS n FROM subscriptions');
+    expect(sources).toBeGreaterThan(8);
+  });
+
+  it('uses unique, realistic example.com / example.org emails', async () => {
+    const bad = await count(
+      "SELECT count(*)::int AS n FROM customers WHERE email !~ '^[a-z]+\\.[a-z]+\\+[0-9]+@example\\.(com|org)$'",
+    );
+    expect(bad).toBe(0);
+    expect(await count('SELECT count(DISTINCT email)::int AS n FROM customers')).toBe(N);
+  });
+
+  it('stores every LemonSqueezy payload with exactly the fixture attribute keys and the status mapping', async () => {
+    const rows = await db.query<{ provider_id: string; status: string; email: string; payload: Record<string, unknown> & { attributes: Record<string, unknown> } }>(
+      `SELECT s.provider_id, s.status, c.email, s.payload FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+        WHERE s.provider = 'lemonsqueezy'`,
+    );
+    const keys = Object.keys(lsFixture.attributes).sort();
+    const itemKeys = Object.keys(lsFixture.attributes.first_subscription_item).sort();
+    const urlKeys = Object.keys(lsFixture.attributes.urls).sort();
+    expect(rows.rows.length).toBeGreaterThan(0);
+    for (const row of rows.rows) {
+      const p = row.payload;
+      expect(p.type).toBe('subscriptions');
+      expect(p.id).toBe(row.provider_id);
+      expect(Object.keys(p.attributes).sort()).toEqual(keys);
+      expect(Object.keys(p.attributes.first_subscription_item as object).sort()).toEqual(itemKeys);
+      expect(Object.keys(p.attributes.urls as object).sort()).toEqual(urlKeys);
+      expect(p.relationships).toBeTypeOf('object');
+      expect(p.links).toEqual({ self: `https://api.lemonsqueezy.com/v1/subscriptions/${row.provider_id}` });
+      const lsStatus = p.attributes.status as string;
+      expect(row.status).toBe(lsStatus === 'on_trial' ? 'trialing' : lsStatus);
+      expect(p.attributes.user_email).toBe(row.email);
+      expect(String(p.attributes.created_at)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/);
+    }
+  });
+
+  it('stores every ClickBank order with a v6 Instant Notification raw_json', async () => {
+    const rows = await db.query<{ receipt: string; status: string; email: string; raw_json: Record<string, unknown>; raw_text: string }>(
+      'SELECT receipt, status, email, raw_json, raw_json::text AS raw_text FROM clickbank_orders',
+    );
+    const keys = Object.keys(cbFixture.expectedJson);
+    const lineKeys = Object.keys(cbFixture.expectedJson.lineItems[0] ?? {});
+    const personKeys = Object.keys(cbFixture.expectedJson.customer.billing);
+    for (const row of rows.rows) {
+      const raw = row.raw_json as Record<string, unknown> & {
+        lineItems: Array<Record<string, unknown>>;
+        customer: { billing: Record<string, unknown>; shipping: Record<string, unknown> };
+      };
+      expect(Object.keys(raw)).toEqual(expect.arrayContaining([...keys, 'upsell', 'hopfeed']));
+      expect(Object.keys(raw.lineItems[0] ?? {})).toEqual(expect.arrayContaining(lineKeys));
+      expect(Object.keys(raw.customer.billing)).toEqual(expect.arrayContaining(personKeys));
+      expect(Object.keys(raw.customer.shipping)).toEqual(expect.arrayContaining(personKeys));
+      expect(raw.receipt).toBe(row.receipt);
+      expect(raw.transactionType).toBe(row.status);
+      expect(['SALE', 'BILL', 'RFND', 'CANCEL-REBILL']).toContain(raw.transactionType);
+      expect(raw.version).toBe(6);
+      expect(row.raw_text).toContain('"version": 6.0');
+      expect(String(raw.transactionTime)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+      expect((raw.customer.billing as { email: string }).email).toBe(row.email);
+    }
+    const kinds = await db.query<{ status: string }>('SELECT DISTINCT status FROM clickbank_orders ORDER BY 1');
+    expect(kinds.rows.map((r) => r.status)).toEqual(expect.arrayContaining(['BILL', 'SALE']));
+    const cbSubs = await count(
+      `SELECT count(*)::int AS n FROM subscriptions s WHERE s.provider = 'clickbank'
+         AND NOT EXISTS (SELECT 1 FROM clickbank_orders o WHERE o.receipt = s.provider_id AND o.subscription_id = s.id)`,
+    );
+    expect(cbSubs).toBe(0);
+  });
+
+  it('has events on the anchor day and renewals charged at the subscription price', async () => {
+    const day = ['2026-11-20T00:00:00Z', '2026-11-21T00:00:00Z'];
+    for (const type of ['new', 'renewal', 'cancellation']) {
+      expect(
+        await count('SELECT count(*)::int AS n FROM subscription_events WHERE type = $1 AND occurred_at >= $2 AND occurred_at < $3', [type, ...day]),
+      ).toBeGreaterThan(0);
+    }
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM subscription_events e JOIN subscriptions s ON s.id = e.subscription_id
+          WHERE e.type = 'renewal' AND (e.amount_cents <> s.amount_cents OR e.currency <> s.currency)`,
+      ),
+    ).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at >= '2026-11-21T00:00:00Z'")).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at < '2024-11-19T00:00:00Z'")).toBe(0);
+    const news = await count("SELECT count(*)::int AS n FROM subscription_events WHERE type = 'new'");
+    expect(news).toBe(N);
+  });
+
+  it('keeps members consistent with access: scheduled cancellations and cancelled members with past expiry', async () => {
+    const scheduled = await count(
+      "SELECT count(*)::int AS n FROM members WHERE mg_status = 'active' AND expires_at > $1",
+      [MORNING.toISOString()],
+    );
+    expect(scheduled).toBeGreaterThan(0);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM members m JOIN subscriptions s ON s.id = m.subscription_id
+          WHERE s.status = 'cancelled' AND (m.mg_status <> 'active' OR m.expires_at IS DISTINCT FROM s.ends_at)`,
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM members WHERE mg_status = 'cancelled' AND expires_at > $1",
+        [MORNING.toISOString()],
+      ),
+    ).toBe(0);
+    const stats = await computeDashboardStats(db, await makeTestConfig(), MORNING);
+    expect(stats.activeSubscribers).toBe(summary.accessActive);
+    expect(stats.newToday).toBeGreaterThan(0);
+    expect(stats.scheduledCancellations).toBe(scheduled);
+  });
+
+  it('records seed facts in meta and mixes log levels with JSON context', async () => {
+    const meta = await db.query<{ key: string; value: string }>('SELECT key, value FROM meta ORDER BY key');
+    expect(Object.fromEntries(meta.rows.map((r) => [r.key, r.value]))).toMatchObject({
+      seed: '7',
+      seed_customers: String(N),
+      seed_anchor_day: '2026-11-20',
+    });
+    const levels = await db.query<{ level: string }>('SELECT DISTINCT level FROM logs ORDER BY 1');
+    expect(levels.rows.map((r) => r.level)).toEqual(expect.arrayContaining(['debug', 'error', 'info', 'warn']));
+    expect(await count('SELECT count(*)::int AS n FROM logs WHERE context IS NULL')).toBe(0);
+  });
+
+  it('refuses to seed a database that already has customers, writing nothing', async () => {
+    const before = await checksum();
+    await expect(seedDemoData(db, { customers: 5, seed: 1, now: MORNING })).rejects.toThrow(/empty database/);
+    expect(await checksum()).toBe(before);
+  });
+
+  it('moves id sequences past the seeded rows', async () => {
+    const r = await db.query<{ id: number }>(
+      "INSERT INTO customers (email, name) VALUES ('new.customer@example.com', 'New') RETURNING id",
+    );
+    expect(r.rows[0]?.id).toBe(N + 1);
+    await db.query("DELETE FROM customers WHERE email = 'new.customer@example.com'");
+  });
+});
+
+describe('seed helpers', () => {
+  it('mulberry32 is reproducible and uniform enough', () => {
+    const a = createRng(42);
+    const b = createRng(42);
+    const xs = Array.from({ length: 10_000 }, () => a.next());
+    expect(Array.from({ length: 10_000 }, () => b.next())).toEqual(xs);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+    const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+    expect(mean).toBeGreaterThan(0.48);
+    expect(mean).toBeLessThan(0.52);
+  });
+
+  it('addMonthsUtc keeps the billing day and clamps to short months', () => {
+    expect(new Date(addMonthsUtc(Date.UTC(2026, 0, 31, 9, 30), 1)).toISOString()).toBe('2026-02-28T09:30:00.000Z');
+    expect(new Date(addMonthsUtc(Date.UTC(2026, 0, 31, 9, 30), 2)).toISOString()).toBe('2026-03-31T09:30:00.000Z');
+    expect(new Date(addMonthsUtc(Date.UTC(2024, 1, 29), 12)).toISOString()).toBe('2025-02-28T00:00:00.000Z');
+    expect(new Date(addMonthsUtc(Date.UTC(2026, 10, 20), -11)).toISOString()).toBe('2025-12-20T00:00:00.000Z');
+  });
+
+  it('rejects invalid options', async () => {
+    await expect(seedDemoData(db, { customers: -1, seed: 1, now: MORNING })).rejects.toThrow(/customers/);
+    await expect(seedDemoData(db, { customers: 1, seed: 1, now: new Date('nope') })).rejects.toThrow(/now/);
+  });
+});
