@@ -1,0 +1,1 @@
+export { MgStatusBadge, type MgStatusBadgeProps } from './MgStatusBadge';

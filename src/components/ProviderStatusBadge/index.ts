@@ -1,0 +1,1 @@
+export { ProviderStatusBadge, type ProviderStatusBadgeProps } from './ProviderStatusBadge';
