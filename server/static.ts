@@ -4,7 +4,7 @@
  * every load, and index.html for any other path under /admin (SPA fallback; the app redirects
  * unknown routes itself).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { ServerConfig } from './context';
@@ -65,10 +65,13 @@ interface FileHit {
   size: number;
 }
 
-async function readRegularFile(file: string): Promise<FileHit | null> {
+/** Reads `file` when it is a regular file whose real path (symlinks resolved) lies inside `realRoot`. */
+async function readRegularFile(file: string, realRoot: string): Promise<FileHit | null> {
   try {
     const info = await stat(file);
     if (!info.isFile()) return null;
+    const real = await realpath(file);
+    if (!real.startsWith(realRoot + path.sep)) return null;
     return { body: await readFile(file), mtimeMs: info.mtimeMs, size: info.size };
   } catch {
     return null;
@@ -101,6 +104,16 @@ function send(c: Context, hit: FileHit, file: string, cacheControl: string): Res
  */
 export function createConsoleRouter(config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'staticDir'>): Hono {
   const root = path.resolve(config.staticDir);
+  let realRoot: string | null = null;
+  const resolveRoot = async (): Promise<string> => {
+    if (realRoot) return realRoot;
+    try {
+      realRoot = await realpath(root);
+      return realRoot;
+    } catch {
+      return root; // not built yet: nothing to serve, index.html will be missing
+    }
+  };
   const router = new Hono();
 
   router.get(`${CONSOLE_BASE}/config.js`, (c) =>
@@ -118,7 +131,7 @@ export function createConsoleRouter(config: Pick<ServerConfig, 'apiPrefix' | 'ad
     const inside = file === root || file.startsWith(root + path.sep);
     const hidden = relative.split('/').some((segment) => segment.startsWith('.'));
     if (inside && !hidden && relative !== '' && !relative.endsWith('/')) {
-      const hit = await readRegularFile(file);
+      const hit = await readRegularFile(file, await resolveRoot());
       if (hit) {
         const cache = relative.startsWith('assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE;
         return send(c, hit, file, cache);
@@ -127,7 +140,7 @@ export function createConsoleRouter(config: Pick<ServerConfig, 'apiPrefix' | 'ad
     // A missing hashed asset must not be answered with HTML that a browser would cache for a year.
     if (relative.startsWith('assets/')) return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
     const indexFile = path.join(root, 'index.html');
-    const index = await readRegularFile(indexFile);
+    const index = await readRegularFile(indexFile, await resolveRoot());
     if (!index) {
       return c.html(NOT_BUILT_PAGE, 503, { 'Cache-Control': 'no-store', 'Retry-After': '30' });
     }

@@ -1,0 +1,178 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from './app';
+import { consoleConfigScript } from './static';
+import { downDatabase, makeTestConfig, makeTestDeps } from './test-helpers';
+
+const INDEX = '<!doctype html><html><head><script type="module" src="/admin/assets/app-3f9a1c.js"></script></head><body><div id="root"></div></body></html>';
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+let dir: string;
+let emptyDir: string;
+let outsideDir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'mg-static-'));
+  mkdirSync(path.join(dir, 'assets'));
+  mkdirSync(path.join(dir, 'sounds'));
+  writeFileSync(path.join(dir, 'index.html'), INDEX);
+  writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.js'), 'console.log("app");');
+  writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.css'), 'body{margin:0}');
+  writeFileSync(path.join(dir, 'sounds', 'new-sub.mp3'), Buffer.from([0xff, 0xfb, 0x90, 0x00]));
+  writeFileSync(path.join(dir, 'config.js'), 'window.__MG_CONFIG__ = {"apiPrefix": "/from-the-build"};');
+  writeFileSync(path.join(dir, '.env'), 'SECRET=1');
+  emptyDir = mkdtempSync(path.join(tmpdir(), 'mg-static-empty-'));
+  outsideDir = mkdtempSync(path.join(tmpdir(), 'mg-static-outside-'));
+  writeFileSync(path.join(outsideDir, 'secret.txt'), 'SECRET-OUTSIDE');
+  symlinkSync(path.join(outsideDir, 'secret.txt'), path.join(dir, 'leak.txt'));
+  symlinkSync(outsideDir, path.join(dir, 'linked'));
+  symlinkSync(dir, path.join(emptyDir, 'dist-link'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(emptyDir, { recursive: true, force: true });
+  rmSync(outsideDir, { recursive: true, force: true });
+});
+
+async function app(overrides: Parameters<typeof makeTestConfig>[0] = {}) {
+  const config = await makeTestConfig({ staticDir: dir, ...overrides });
+  return createApp(makeTestDeps(downDatabase(), config, { now: new Date('2026-11-20T09:00:00Z') }));
+}
+
+function expectSecurityHeaders(res: Response) {
+  expect(res.headers.get('content-security-policy')).toBe(CSP);
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+}
+
+describe('console under /admin', () => {
+  it('serves index.html at /admin/ with no-cache and the security headers', async () => {
+    const res = await (await app()).request('/admin/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toBe(INDEX);
+    expectSecurityHeaders(res);
+  });
+
+  it('serves index.html for any other path under /admin (SPA fallback)', async () => {
+    const a = await app();
+    for (const p of ['/admin/login', '/admin/users', '/admin/subscriptions/42', '/admin/no/such/route', '/admin/sounds/']) {
+      const res = await a.request(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('cache-control'), p).toBe('no-cache');
+      expect(await res.text(), p).toBe(INDEX);
+      expectSecurityHeaders(res);
+    }
+  });
+
+  it('serves hashed assets as immutable for a year with their content type', async () => {
+    const a = await app();
+    const js = await a.request('/admin/assets/app-3f9a1c.js');
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await js.text()).toBe('console.log("app");');
+    expectSecurityHeaders(js);
+    const css = await a.request('/admin/assets/app-3f9a1c.css');
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers 404 (not HTML) for a missing asset', async () => {
+    const res = await (await app()).request('/admin/assets/app-000000.js');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.text()).not.toContain('<html');
+  });
+
+  it('serves other files (sounds) revalidated, and answers 304 to a matching ETag', async () => {
+    const a = await app();
+    const res = await a.request('/admin/sounds/new-sub.mp3');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array([0xff, 0xfb, 0x90, 0x00]));
+    const etag = res.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await a.request('/admin/sounds/new-sub.mp3', { headers: { 'if-none-match': etag ?? '' } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
+  it('never serves files outside STATIC_DIR (dot segments, symlinks) or hidden files', async () => {
+    const a = await app();
+    const paths = ['/admin/%2e%2e/%2e%2e/%2e%2e/etc/passwd', '/admin/..%2f..%2fpackage.json', '/admin/.env', '/admin/leak.txt', '/admin/linked/secret.txt'];
+    for (const p of paths) {
+      const res = await a.request(p);
+      const text = await res.text();
+      expect(text, p).not.toContain('root:');
+      expect(text, p).not.toContain('SECRET');
+      expect(text, p).not.toContain('"name"');
+    }
+  });
+
+  it('follows a STATIC_DIR that is itself a symlink', async () => {
+    const res = await (await app({ staticDir: path.join(emptyDir, 'dist-link') })).request('/admin/assets/app-3f9a1c.js');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('console.log("app");');
+  });
+
+  it('redirects / and /admin to /admin/', async () => {
+    const a = await app();
+    for (const p of ['/', '/admin']) {
+      const res = await a.request(p);
+      expect(res.status, p).toBe(302);
+      expect(res.headers.get('location'), p).toBe('/admin/');
+      expectSecurityHeaders(res);
+    }
+  });
+
+  it('answers a clear 503 page when the console is not built', async () => {
+    const res = await (await app({ staticDir: emptyDir })).request('/admin/users');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('npm run build');
+    expectSecurityHeaders(res);
+  });
+});
+
+describe('GET /admin/config.js', () => {
+  it('answers the run-time config script, overriding any built config.js', async () => {
+    const res = await (await app()).request('/admin/config.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.text()).toBe(
+      'window.__MG_CONFIG__ = {"apiPrefix": "/api/admin", "defaultAdminEmail": "admin@example.com"};\n',
+    );
+  });
+
+  it('carries the configured prefix and admin email', async () => {
+    const res = await (await app({ apiPrefix: '/backend/v2', adminEmail: 'ops@example.org' })).request('/admin/config.js');
+    expect(await res.text()).toBe('window.__MG_CONFIG__ = {"apiPrefix": "/backend/v2", "defaultAdminEmail": "ops@example.org"};\n');
+  });
+
+  it('escapes values so they cannot break out of the script', () => {
+    const text = consoleConfigScript({ apiPrefix: '/api/admin', adminEmail: 'a"</script><script>alert(1)//@example.com' });
+    expect(text).not.toContain('</script>');
+    expect(text).toContain('\\"');
+  });
+});
+
+describe('API answers', () => {
+  it('carry the security headers and stay JSON for unknown paths', async () => {
+    const a = await app();
+    const health = await a.request('/api/admin/health');
+    expectSecurityHeaders(health);
+    expect(health.headers.get('cache-control')).toBe('no-store');
+    const unknown = await a.request('/api/admin');
+    expect(unknown.headers.get('content-type')).toMatch(/application\/json/);
+    expectSecurityHeaders(unknown);
+  });
+});
