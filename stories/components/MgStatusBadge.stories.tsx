@@ -44,6 +44,13 @@ const meta = {
     row: { mgStatus: 'active', mgStatusLabel: null, expiresAt: '2026-12-01T09:00:00Z' },
     now: FIXTURE_NOW,
   },
+  decorators: [
+    (Story) => (
+      <div style={{ padding: 'var(--space-4)' }}>
+        <Story />
+      </div>
+    ),
+  ],
 } satisfies Meta<typeof MgStatusBadge>;
 export default meta;
 type Story = StoryObj<typeof meta>;

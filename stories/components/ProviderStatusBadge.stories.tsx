@@ -18,6 +18,13 @@ const meta = {
   title: 'Components/ProviderStatusBadge',
   component: ProviderStatusBadge,
   args: { status: 'active' },
+  decorators: [
+    (Story) => (
+      <div style={{ padding: 'var(--space-4)' }}>
+        <Story />
+      </div>
+    ),
+  ],
 } satisfies Meta<typeof ProviderStatusBadge>;
 export default meta;
 type Story = StoryObj<typeof meta>;
