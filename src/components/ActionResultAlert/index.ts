@@ -1,0 +1,6 @@
+export {
+  ActionResultAlert,
+  type ActionResultAlertProps,
+  type ActionResultMessage,
+  type ActionResultTone,
+} from './ActionResultAlert';

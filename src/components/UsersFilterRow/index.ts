@@ -1,0 +1,1 @@
+export { UsersFilterRow, type UsersFilterRowProps } from './UsersFilterRow';
