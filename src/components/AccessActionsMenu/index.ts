@@ -1,0 +1,1 @@
+export { AccessActionsMenu, type AccessActionsMenuProps } from './AccessActionsMenu';

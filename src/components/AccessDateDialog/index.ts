@@ -1,0 +1,1 @@
+export { AccessDateDialog, type AccessDateDialogProps, type DatedAccessActionKind } from './AccessDateDialog';
