@@ -1,9 +1,10 @@
-import { useMemo } from 'react';
+import { createContext, useContext, useMemo } from 'react';
 import {
   createColumnHelper,
   flexRender,
   getCoreRowModel,
   useReactTable,
+  type CellContext,
   type SortingState,
 } from '@tanstack/react-table';
 import { DASH, formatAmountWithCode, formatUtcDateTime } from '../../domain/format';
@@ -79,70 +80,82 @@ function UtcCell({ value }: { value: string | null }) {
   );
 }
 
-function buildColumns(onOpenDetails: (row: SubscriptionRow) => void) {
-  return [
-    column.accessor('rowId', { id: 'row_id', cell: (info) => info.row.original.rowId }),
-    column.accessor('email', {
-      id: 'email',
-      cell: (info) => {
-        const row = info.row.original;
-        return (
-          <div className={styles.who}>
-            <button type="button" className={styles.emailButton} onClick={() => onOpenDetails(row)}>
-              {row.email.trim() || DASH}
-            </button>
-            {row.name ? <span className={styles.name}>{row.name}</span> : null}
-          </div>
-        );
-      },
-    }),
-    column.accessor('provider', { id: 'provider', cell: (info) => orDash(info.getValue()) }),
-    column.accessor('providerId', {
-      id: 'provider_id',
-      cell: (info) => <span className={styles.code}>{orDash(info.getValue())}</span>,
-    }),
-    column.accessor('status', {
-      id: 'provider_status',
-      cell: (info) => <ProviderStatusBadge status={info.getValue()} />,
-    }),
-    column.accessor('cadence', { id: 'cadence', cell: (info) => cadenceLabel(info.getValue()) }),
-    column.accessor('startDate', {
-      id: 'start_date',
-      cell: (info) => <UtcCell value={info.getValue()} />,
-    }),
-    column.accessor('currentPeriodEnd', {
-      id: 'current_period_end',
-      cell: (info) => <UtcCell value={info.getValue()} />,
-    }),
-    column.accessor('expiresAt', {
-      id: 'expires_at',
-      cell: (info) => <UtcCell value={info.getValue()} />,
-    }),
-    column.accessor('amountCents', {
-      id: 'amount',
-      cell: (info) => formatAmountWithCode(info.getValue(), info.row.original.currency),
-    }),
-    column.accessor('updatedAt', {
-      id: 'updated_at',
-      cell: (info) => <UtcCell value={info.getValue()} />,
-    }),
-    column.display({
-      id: 'actions',
-      cell: (info) => {
-        const row = info.row.original;
-        return (
-          <Button
-            size="small"
-            aria-label={`View details for ${row.email.trim() || DASH}`}
-            onClick={() => onOpenDetails(row)}
-          >
-            View
-          </Button>
-        );
-      },
-    }),
-  ];
+/**
+ * The open-details handler for the cells. Passed by context so the column definitions stay at
+ * module scope: TanStack renders cell functions as components, and rebuilding them would remount
+ * every trigger button and lose the element focus must return to when the drawer closes.
+ */
+const OpenDetailsContext = createContext<(row: SubscriptionRow) => void>(() => {});
+
+/** Email / Name: the email is the button that opens the details; the name sits under it. */
+function EmailCell({ row }: CellContext<SubscriptionRow, string>) {
+  const onOpenDetails = useContext(OpenDetailsContext);
+  const subscription = row.original;
+  return (
+    <div className={styles.who}>
+      <button
+        type="button"
+        className={styles.emailButton}
+        onClick={() => onOpenDetails(subscription)}
+      >
+        {subscription.email.trim() || DASH}
+      </button>
+      {subscription.name ? <span className={styles.name}>{subscription.name}</span> : null}
+    </div>
+  );
 }
+
+/** Actions: View, named after the row's email for screen readers. */
+function ActionsCell({ row }: CellContext<SubscriptionRow, unknown>) {
+  const onOpenDetails = useContext(OpenDetailsContext);
+  const subscription = row.original;
+  return (
+    <Button
+      size="small"
+      aria-label={`View details for ${subscription.email.trim() || DASH}`}
+      onClick={() => onOpenDetails(subscription)}
+    >
+      View
+    </Button>
+  );
+}
+
+/** The §2 columns, in order; ids are the sort keys (module scope: stable across renders). */
+const COLUMNS = [
+  column.accessor('rowId', { id: 'row_id', cell: (info) => info.getValue() }),
+  column.accessor('email', { id: 'email', cell: EmailCell }),
+  column.accessor('provider', { id: 'provider', cell: (info) => orDash(info.getValue()) }),
+  column.accessor('providerId', {
+    id: 'provider_id',
+    cell: (info) => <span className={styles.code}>{orDash(info.getValue())}</span>,
+  }),
+  column.accessor('status', {
+    id: 'provider_status',
+    cell: (info) => <ProviderStatusBadge status={info.getValue()} />,
+  }),
+  column.accessor('cadence', { id: 'cadence', cell: (info) => cadenceLabel(info.getValue()) }),
+  column.accessor('startDate', {
+    id: 'start_date',
+    cell: (info) => <UtcCell value={info.getValue()} />,
+  }),
+  column.accessor('currentPeriodEnd', {
+    id: 'current_period_end',
+    cell: (info) => <UtcCell value={info.getValue()} />,
+  }),
+  column.accessor('expiresAt', {
+    id: 'expires_at',
+    cell: (info) => <UtcCell value={info.getValue()} />,
+  }),
+  column.accessor('amountCents', {
+    id: 'amount',
+    cell: (info) => formatAmountWithCode(info.getValue(), info.row.original.currency),
+  }),
+  column.accessor('updatedAt', {
+    id: 'updated_at',
+    cell: (info) => <UtcCell value={info.getValue()} />,
+  }),
+  column.display({ id: 'actions', cell: ActionsCell }),
+];
 
 /** The footer text: the page's amount total with its currency, '— Mixed —', or a dash (§2). */
 function footerTotal(rows: readonly SubscriptionRow[]): string {
@@ -165,7 +178,6 @@ export function SubscriptionsTable({
   onOpenDetails,
   onRefresh,
 }: SubscriptionsTableProps) {
-  const columns = useMemo(() => buildColumns(onOpenDetails), [onOpenDetails]);
   const data = rows.status === 'ready' ? rows.data : NO_ROWS;
   const sorting: SortingState = useMemo(
     () => [{ id: sort.key, desc: sort.direction === 'desc' }],
@@ -176,7 +188,7 @@ export function SubscriptionsTable({
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable<SubscriptionRow>({
     data: data as SubscriptionRow[],
-    columns,
+    columns: COLUMNS,
     state: { sorting },
     manualSorting: true,
     enableSortingRemoval: false,
@@ -184,127 +196,133 @@ export function SubscriptionsTable({
     getCoreRowModel: getCoreRowModel(),
   });
 
-  const columnCount = columns.length;
+  const columnCount = COLUMNS.length;
   const bodyRows = table.getRowModel().rows;
   const isReady = rows.status === 'ready' && bodyRows.length > 0;
 
   return (
-    <div className={styles.frame}>
-      <table className={styles.table} aria-busy={rows.status === 'loading'}>
-        <caption className="visually-hidden">Subscriptions</caption>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const id = header.column.id as ColumnId;
-                const label = COLUMN_LABELS[id];
-                const align = END_ALIGNED.has(id) ? 'end' : 'start';
-                if (!isSortKey(id)) {
-                  return (
-                    <th key={header.id} scope="col" data-align={align} className={styles.th}>
-                      {label}
-                    </th>
-                  );
-                }
-                const isSorted = sort.key === id;
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    data-align={align}
-                    className={styles.th}
-                    aria-sort={
-                      isSorted ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined
-                    }
-                  >
-                    <button
-                      type="button"
-                      className={styles.sortButton}
-                      data-sorted={isSorted ? sort.direction : 'none'}
-                      onClick={() => onSortChange(id)}
-                    >
-                      {label}
-                      <span className={styles.sortIcon} aria-hidden="true">
-                        {isSorted ? (sort.direction === 'asc' ? '↑' : '↓') : '↕'}
-                      </span>
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {rows.status === 'loading' ? (
-            <tr>
-              <td colSpan={columnCount} className={styles.stateCell}>
-                <div role="status" className={styles.stateText}>
-                  Loading subscriptions…
-                </div>
-              </td>
-            </tr>
-          ) : rows.status === 'error' ? (
-            <tr>
-              <td colSpan={columnCount} className={styles.stateCell}>
-                <Banner
-                  tone="danger"
-                  action={
-                    <Button size="small" onClick={onRefresh}>
-                      Retry
-                    </Button>
+    <OpenDetailsContext value={onOpenDetails}>
+      <div className={styles.frame}>
+        <table className={styles.table} aria-busy={rows.status === 'loading'}>
+          <caption className="visually-hidden">Subscriptions</caption>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => {
+                  const id = header.column.id as ColumnId;
+                  const label = COLUMN_LABELS[id];
+                  const align = END_ALIGNED.has(id) ? 'end' : 'start';
+                  if (!isSortKey(id)) {
+                    return (
+                      <th key={header.id} scope="col" data-align={align} className={styles.th}>
+                        {label}
+                      </th>
+                    );
                   }
-                >
-                  {rows.message}
-                </Banner>
-              </td>
-            </tr>
-          ) : !isReady ? (
-            <tr>
-              <td colSpan={columnCount} className={styles.stateCell}>
-                <div className={styles.empty}>
-                  <p role="status" className={styles.stateText}>
-                    No subscriptions found.
-                  </p>
-                  <Button size="small" onClick={onRefresh}>
-                    Refresh
-                  </Button>
-                </div>
-              </td>
-            </tr>
-          ) : (
-            bodyRows.map((row) => (
-              <tr key={row.id} className={styles.row}>
-                {row.getVisibleCells().map((cell) => {
-                  const id = cell.column.id as ColumnId;
+                  const isSorted = sort.key === id;
                   return (
-                    <td
-                      key={cell.id}
-                      className={styles.td}
-                      data-column={id}
-                      data-align={END_ALIGNED.has(id) ? 'end' : 'start'}
+                    <th
+                      key={header.id}
+                      scope="col"
+                      data-align={align}
+                      className={styles.th}
+                      aria-sort={
+                        isSorted
+                          ? sort.direction === 'asc'
+                            ? 'ascending'
+                            : 'descending'
+                          : undefined
+                      }
                     >
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
+                      <button
+                        type="button"
+                        className={styles.sortButton}
+                        data-sorted={isSorted ? sort.direction : 'none'}
+                        onClick={() => onSortChange(id)}
+                      >
+                        {label}
+                        <span className={styles.sortIcon} aria-hidden="true">
+                          {isSorted ? (sort.direction === 'asc' ? '↑' : '↓') : '↕'}
+                        </span>
+                      </button>
+                    </th>
                   );
                 })}
               </tr>
-            ))
-          )}
-        </tbody>
-        {isReady ? (
-          <tfoot>
-            <tr className={styles.footRow}>
-              <th scope="row" colSpan={COLUMNS_BEFORE_AMOUNT} className={styles.footLabel}>
-                Page total
-              </th>
-              <td className={styles.footAmount} data-align="end">
-                {footerTotal(data)}
-              </td>
-              <td colSpan={columnCount - COLUMNS_BEFORE_AMOUNT - 1} />
-            </tr>
-          </tfoot>
-        ) : null}
-      </table>
-    </div>
+            ))}
+          </thead>
+          <tbody>
+            {rows.status === 'loading' ? (
+              <tr>
+                <td colSpan={columnCount} className={styles.stateCell}>
+                  <div role="status" className={styles.stateText}>
+                    Loading subscriptions…
+                  </div>
+                </td>
+              </tr>
+            ) : rows.status === 'error' ? (
+              <tr>
+                <td colSpan={columnCount} className={styles.stateCell}>
+                  <Banner
+                    tone="danger"
+                    action={
+                      <Button size="small" onClick={onRefresh}>
+                        Retry
+                      </Button>
+                    }
+                  >
+                    {rows.message}
+                  </Banner>
+                </td>
+              </tr>
+            ) : !isReady ? (
+              <tr>
+                <td colSpan={columnCount} className={styles.stateCell}>
+                  <div className={styles.empty}>
+                    <p role="status" className={styles.stateText}>
+                      No subscriptions found.
+                    </p>
+                    <Button size="small" onClick={onRefresh}>
+                      Refresh
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+            ) : (
+              bodyRows.map((row) => (
+                <tr key={row.id} className={styles.row}>
+                  {row.getVisibleCells().map((cell) => {
+                    const id = cell.column.id as ColumnId;
+                    return (
+                      <td
+                        key={cell.id}
+                        className={styles.td}
+                        data-column={id}
+                        data-align={END_ALIGNED.has(id) ? 'end' : 'start'}
+                      >
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))
+            )}
+          </tbody>
+          {isReady ? (
+            <tfoot>
+              <tr className={styles.footRow}>
+                <th scope="row" colSpan={COLUMNS_BEFORE_AMOUNT} className={styles.footLabel}>
+                  Page total
+                </th>
+                <td className={styles.footAmount} data-align="end">
+                  {footerTotal(data)}
+                </td>
+                <td colSpan={columnCount - COLUMNS_BEFORE_AMOUNT - 1} />
+              </tr>
+            </tfoot>
+          ) : null}
+        </table>
+      </div>
+    </OpenDetailsContext>
   );
 }
