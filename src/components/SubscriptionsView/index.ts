@@ -1,0 +1,5 @@
+export {
+  SubscriptionsView,
+  type SubscriptionDrawerState,
+  type SubscriptionsViewProps,
+} from './SubscriptionsView';
