@@ -1,0 +1,153 @@
+/**
+ * Entry point of the reference server (brief item 7): `tsx server/main.ts [--seed-customers N]
+ * [--seed N] [--port N]`. Loads the configuration, opens the database (DATA_DIR), seeds demo data
+ * when the customers table is empty, serves the API and the console, and shuts down cleanly on
+ * SIGINT/SIGTERM.
+ */
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
+import { serve } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import type { AppDeps, ServerConfig } from './context';
+import { openDatabase } from './db';
+import { createLogger, flushDbLogs } from './logging';
+import { seedDemoData } from './seed';
+
+/** A running server: its base URL (http://localhost:<port>), port, and an idempotent close. */
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  /** Stops accepting connections, ends open ones, flushes log writes and closes the database. */
+  close: () => Promise<void>;
+}
+
+/** Overrides for startServer (tests: a silent logger, a pinned clock, no seeding). */
+export interface StartOptions {
+  log?: Logger;
+  now?: () => Date;
+  /** Seed when the customers table is empty (default true; uses config.seedCustomers and seedValue). */
+  seed?: boolean;
+  /** Interface to listen on (default: all). */
+  hostname?: string;
+}
+
+/** Seeds demo data when the customers table is empty and seedCustomers > 0; logs what it did. */
+export async function seedIfEmpty(db: PGlite, config: ServerConfig, log: Logger, now: Date): Promise<void> {
+  if (config.seedCustomers <= 0) return;
+  const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
+  if ((res.rows[0]?.n ?? 0) > 0) {
+    log.info({ customers: res.rows[0]?.n }, 'database already has data; not seeding');
+    return;
+  }
+  log.info({ customers: config.seedCustomers, seed: config.seedValue }, 'empty database: seeding demo data');
+  const summary = await seedDemoData(db, { customers: config.seedCustomers, seed: config.seedValue, now });
+  log.info(summary, `seeded ${summary.customers} customers in ${(summary.durationMs / 1000).toFixed(1)} s`);
+}
+
+/**
+ * Starts the server for `config` (brief item 7): opens the database at config.dataDir, seeds when
+ * empty, listens on config.port (0 = any free port) and resolves once listening. Rejects when the
+ * database cannot be opened or the port is taken.
+ */
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const now = options.now ?? (() => new Date());
+  const started = performance.now();
+  const db = await openDatabase(config.dataDir);
+  log.info({ dataDir: config.dataDir, ms: Math.round(performance.now() - started) }, 'database open');
+  try {
+    if (options.seed !== false) await seedIfEmpty(db, config, log, now());
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const deps: AppDeps = { db, config, log, now };
+  const app = createApp(deps);
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.on('error', (err) => log.error({ err }, 'http server error'));
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Long-lived streams (server-sent events) would otherwise hold close() open.
+        if ('closeAllConnections' in server && typeof server.closeAllConnections === 'function') {
+          server.closeAllConnections();
+        }
+      });
+      await flushDbLogs(db);
+      await db.close();
+    })();
+    return closing;
+  };
+  return { url: `http://localhost:${port}`, port, deps, close };
+}
+
+/** Reads `--seed-customers N`, `--seed N` and `--port N` into environment overrides (validated by loadConfig). */
+export function argvOverrides(argv: readonly string[]): Record<string, string> {
+  const flags: Record<string, string> = { '--seed-customers': 'SEED_CUSTOMERS', '--seed': 'SEED', '--port': 'PORT' };
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
+    const variable = flags[flag];
+    if (!variable) throw new ConfigError(flag, `Unknown argument "${arg}" (known: ${Object.keys(flags).join(', ')})`);
+    const value = inline ?? argv[++i];
+    if (value == null) throw new ConfigError(variable, `${flag} needs a value`);
+    out[variable] = value;
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  let config: ServerConfig;
+  try {
+    config = await loadConfig({ ...process.env, ...argvOverrides(process.argv.slice(2)) });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const running = await startServer(config, { log });
+  console.log(`Admin console: ${running.url}/admin/  (sign in as ${config.adminEmail})`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+const isEntry = process.argv[1] != null && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isEntry) {
+  main().catch((err: unknown) => {
+    console.error('Server failed to start:', err);
+    process.exit(1);
+  });
+}
