@@ -335,6 +335,16 @@ export const DetailFailed: Story = {
   },
 };
 
+/** The detail call answered nothing for this row: a neutral notice, no sections. */
+export const DetailEmpty: Story = {
+  args: { ...LemonSqueezy.args, detail: { status: 'empty' } },
+  play: async () => {
+    const drawer = await findDrawer();
+    await expect(within(drawer).getByRole('status')).toHaveTextContent('No details found.');
+    await expect(sectionHeadings(drawer)).toEqual([]);
+  },
+};
+
 /** Every field missing: dashes everywhere, no crash, no links, no order section. */
 export const MissingFieldsEverywhere: Story = {
   args: { ...LemonSqueezy.args, detail: { status: 'ready', data: EMPTY_DETAIL } },
