@@ -1,0 +1,81 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { PLACEHOLDER_TEXT } from '../../src/screens/PlaceholderScreen';
+import { TOKEN_STORAGE_KEY } from '../../src/domain/types';
+import { healthDbHandlers, healthHandlers, statsHandlers, whoamiHandlers } from '../../tests/msw/handlers';
+import { FlowApp, flowLocation } from './FlowApp';
+import { LAZY, quietStream, recordCalls, seen } from './handlers';
+
+/**
+ * Moving around the signed-in console with the app's real routes (§2 Routing, §2 Layout):
+ * unknown paths, and the screens that are routed now with content in a later release.
+ */
+const meta = {
+  title: 'Flows/Navigation',
+  component: FlowApp,
+  args: { initialEntry: '/' },
+  parameters: {
+    layout: 'fullscreen',
+    msw: { handlers: [recordCalls, statsHandlers.ok(), quietStream()] },
+  },
+  beforeEach() {
+    seen.length = 0;
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'flow-token');
+  },
+} satisfies Meta<typeof FlowApp>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** An unknown path redirects to the dashboard, replacing the history entry (§2 Routing). */
+export const UnknownPath: Story = {
+  args: { initialEntry: '/nope/deeper?x=1' },
+  play: async ({ canvas }) => {
+    await expect(await canvas.findByRole('region', { name: 'MRR' }, undefined, LAZY)).toBeVisible();
+    await expect(flowLocation()).toBe('/');
+    await expect(canvas.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  },
+};
+
+/** An unknown path without a token ends at sign-in (the guard runs after the redirect). */
+export const UnknownPathSignedOut: Story = {
+  args: { initialEntry: '/nope' },
+  parameters: {
+    msw: { handlers: [recordCalls, whoamiHandlers.signedOut(), healthHandlers.ok(), healthDbHandlers.ok()] },
+  },
+  beforeEach() {
+    localStorage.removeItem(TOKEN_STORAGE_KEY);
+  },
+  play: async ({ canvas }) => {
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, undefined, LAZY)).toBeVisible();
+    await expect(flowLocation()).toBe('/login');
+    await expect(seen).not.toContain('GET /api/admin/stats');
+  },
+};
+
+/** Each entry of the sidebar opens its screen: its title, and the 'later release' note where due. */
+export const EverySidebarEntry: Story = {
+  play: async ({ canvas }) => {
+    await canvas.findByRole('region', { name: 'MRR' }, undefined, LAZY);
+    const nav = canvas.getByRole('navigation', { name: 'Main' });
+    const screens: [label: string, path: string, title: string, isPlaceholder: boolean][] = [
+      ['Metrics', '/metrics', 'Metrics', true],
+      ['Users', '/users', 'Users', true],
+      ['Subscriptions', '/subscriptions', 'Subscriptions', true],
+      ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)', true],
+      ['Logs', '/logs', 'Logs', true],
+      ['Settings', '/settings', 'Settings', false],
+      ['Maintenance', '/maintenance', 'Maintenance', true],
+      ['Dashboard', '/', 'Dashboard', false],
+    ];
+    for (const [label, path, title, isPlaceholder] of screens) {
+      await userEvent.click(within(nav).getByRole('link', { name: label }));
+      await expect(await canvas.findByRole('heading', { level: 1, name: title }, undefined, LAZY)).toBeVisible();
+      await expect(flowLocation()).toBe(path);
+      await waitFor(() => expect(document.title).toBe(`${title} · MG Admin Console`));
+      await waitFor(() => expect(canvas.getByRole('main')).toHaveFocus());
+      if (isPlaceholder) await expect(canvas.getByText(PLACEHOLDER_TEXT)).toBeVisible();
+      else await expect(canvas.queryByText(PLACEHOLDER_TEXT)).toBeNull();
+    }
+    await canvas.findByRole('region', { name: 'MRR' });
+  },
+};
