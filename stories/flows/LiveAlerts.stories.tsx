@@ -51,7 +51,7 @@ export const SoundOn: Story = {
     localStorage.setItem(SOUND_STORAGE_KEY, '1');
   },
   play: async ({ canvas }) => {
-    await canvas.findByRole('region', { name: 'MRR' }, undefined, LAZY);
+    await canvas.findByRole('region', { name: 'MRR' }, LAZY);
     await waitFor(() =>
       expect(plays).toEqual([
         { sound: 'sounds/new-sub.mp3', muted: false },
@@ -67,7 +67,7 @@ export const SoundOn: Story = {
 /** Sound off (the default): the same messages play nothing. */
 export const SoundOff: Story = {
   play: async ({ canvas }) => {
-    await canvas.findByRole('region', { name: 'MRR' }, undefined, LAZY);
+    await canvas.findByRole('region', { name: 'MRR' }, LAZY);
     await waitFor(() => expect(connections).toBe(1));
     // Give the stream's messages time to arrive; none may play.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -82,7 +82,7 @@ export const TurnedOnWhileConnected: Story = {
     msw: { handlers: [recordCalls, statsHandlers.ok(), sse(api('/events/stream'), () => void (connections += 1))] },
   },
   play: async ({ canvas }) => {
-    await canvas.findByRole('region', { name: 'MRR' }, undefined, LAZY);
+    await canvas.findByRole('region', { name: 'MRR' }, LAZY);
     await waitFor(() => expect(connections).toBe(1));
     await userEvent.click(canvas.getByRole('switch', { name: 'Sound alerts' }));
     await waitFor(() =>

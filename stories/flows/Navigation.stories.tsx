@@ -30,7 +30,7 @@ type Story = StoryObj<typeof meta>;
 export const UnknownPath: Story = {
   args: { initialEntry: '/nope/deeper?x=1' },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByRole('region', { name: 'MRR' }, undefined, LAZY)).toBeVisible();
+    await expect(await canvas.findByRole('region', { name: 'MRR' }, LAZY)).toBeVisible();
     await expect(flowLocation()).toBe('/');
     await expect(canvas.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   },
@@ -46,7 +46,7 @@ export const UnknownPathSignedOut: Story = {
     localStorage.removeItem(TOKEN_STORAGE_KEY);
   },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, undefined, LAZY)).toBeVisible();
+    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY)).toBeVisible();
     await expect(flowLocation()).toBe('/login');
     await expect(seen).not.toContain('GET /api/admin/stats');
   },
@@ -55,7 +55,7 @@ export const UnknownPathSignedOut: Story = {
 /** Each entry of the sidebar opens its screen: its title, and the 'later release' note where due. */
 export const EverySidebarEntry: Story = {
   play: async ({ canvas }) => {
-    await canvas.findByRole('region', { name: 'MRR' }, undefined, LAZY);
+    await canvas.findByRole('region', { name: 'MRR' }, LAZY);
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     const screens: [label: string, path: string, title: string, isPlaceholder: boolean][] = [
       ['Metrics', '/metrics', 'Metrics', true],
@@ -69,7 +69,7 @@ export const EverySidebarEntry: Story = {
     ];
     for (const [label, path, title, isPlaceholder] of screens) {
       await userEvent.click(within(nav).getByRole('link', { name: label }));
-      await expect(await canvas.findByRole('heading', { level: 1, name: title }, undefined, LAZY)).toBeVisible();
+      await expect(await canvas.findByRole('heading', { level: 1, name: title }, LAZY)).toBeVisible();
       await expect(flowLocation()).toBe(path);
       await waitFor(() => expect(document.title).toBe(`${title} · MG Admin Console`));
       await waitFor(() => expect(canvas.getByRole('main')).toHaveFocus());
