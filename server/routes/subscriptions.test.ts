@@ -106,12 +106,15 @@ describe('GET /subscriptions', () => {
     async (key, dir) => {
       const all = (await list('')).rows;
       const expected = expectedOrder(all, key, dir);
-      expect(ids(await list(`sortKey=${key}&sortDir=${dir}`))).toEqual(expected);
-      const paged = [
-        ...ids(await list(`sortKey=${key}&sortDir=${dir}&pageSize=3&page=1`)),
-        ...ids(await list(`sortKey=${key}&sortDir=${dir}&pageSize=3&page=2`)),
-      ];
-      expect(paged).toEqual(expected);
+      // '' reads the sort index; 'email=e' (matches every row) takes the filtered path.
+      for (const filter of ['', '&email=e']) {
+        const q = `sortKey=${key}&sortDir=${dir}${filter}`;
+        expect(ids(await list(q)), filter).toEqual(expected);
+        const p1 = await list(`${q}&pageSize=3&page=1`);
+        const p2 = await list(`${q}&pageSize=3&page=2`);
+        expect([...ids(p1), ...ids(p2)], `${filter}, paged`).toEqual(expected);
+        expect([p1.total, p2.total]).toEqual([4, 4]);
+      }
     },
   );
 
@@ -130,6 +133,9 @@ describe('GET /subscriptions', () => {
     expect(ids(p2)).toEqual([1]);
     expect([p1.total, p2.total, p2.page, p2.pageSize]).toEqual([4, 4, 2, 3]);
     expect((await list('pageSize=200')).rows).toHaveLength(4);
+    const past = await list('email=example&pageSize=2&page=3');
+    expect([ids(past), past.total]).toEqual([[], 3]);
+    expect((await list('email=nobody')).total).toBe(0);
   });
 
   it.each([

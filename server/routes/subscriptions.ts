@@ -165,28 +165,38 @@ export async function listSubscriptions(deps: AppDeps, q: Query): Promise<Subscr
   }
   const where = parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`;
 
-  const countRes = await deps.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM subscriptions s${needsCustomer ? ' JOIN customers c ON c.id = s.customer_id' : ''} ${where}`,
-    params,
-  );
-  const total = countRes.rows[0]?.n ?? 0;
-
-  // The page's ids are chosen first, joining customers only when the filter or sort needs them;
-  // then only those rows are joined with their customer (cheap deep pages).
+  // The page's ids are chosen first in a narrow query (customers joined only when the filter or
+  // sort needs them); then only those rows are joined with their customer (cheap deep pages).
+  // With filters, every match is computed once (MATERIALIZED), counted and cut, so a filter that
+  // correlates with the sort never walks the whole sort index; without, the sort index is read.
   const dir = sortDir === 'desc' ? 'DESC' : 'ASC';
   const key = SORT_SQL[sortKey];
   const pageJoin = needsCustomer || sortKey === 'email' ? ' JOIN customers c ON c.id = s.customer_id' : '';
   const n = params.length;
-  const rowsRes = await deps.db.query<DbSubscriptionRow>(
-    `SELECT s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
-            s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at
-       FROM (SELECT s.id, ${key} AS k FROM subscriptions s${pageJoin} ${where}
-              ORDER BY ${key} ${dir}, s.id ${dir} LIMIT $${n + 1}::int OFFSET $${n + 2}::int) p
-       JOIN subscriptions s ON s.id = p.id
-       JOIN customers c ON c.id = s.customer_id
-      ORDER BY p.k ${dir}, p.id ${dir}`,
-    [...params, pageSize, (page - 1) * pageSize],
-  );
+  const limitOffset = `LIMIT $${n + 1}::int OFFSET $${n + 2}::int`;
+  const columns = `s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
+            s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at`;
+  const joins = `JOIN subscriptions s ON s.id = p.id JOIN customers c ON c.id = s.customer_id ORDER BY p.k ${dir}, p.id ${dir}`;
+  const filtered = parts.length > 0;
+  const sql = filtered
+    ? `WITH f AS MATERIALIZED (SELECT s.id, ${key} AS k FROM subscriptions s${pageJoin} ${where}),
+            p AS (SELECT * FROM f p ORDER BY p.k ${dir}, p.id ${dir} ${limitOffset})
+       SELECT (SELECT count(*)::int FROM f) AS total, ${columns} FROM p ${joins}`
+    : `SELECT ${columns}
+         FROM (SELECT s.id, ${key} AS k FROM subscriptions s${pageJoin} ORDER BY ${key} ${dir}, s.id ${dir} ${limitOffset}) p
+       ${joins}`;
+  const rowsRes = await deps.db.query<DbSubscriptionRow & { total?: number }>(sql, [...params, pageSize, (page - 1) * pageSize]);
+  const first = rowsRes.rows[0];
+  let total: number;
+  if (filtered && first?.total !== undefined) total = first.total;
+  else if (filtered && page === 1) total = 0;
+  else {
+    const countRes = await deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM subscriptions s${needsCustomer ? ' JOIN customers c ON c.id = s.customer_id' : ''} ${where}`,
+      params,
+    );
+    total = countRes.rows[0]?.n ?? 0;
+  }
   return {
     rows: rowsRes.rows.map((r) => ({
       row_id: Number(r.row_id),
@@ -211,8 +221,9 @@ export async function listSubscriptions(deps: AppDeps, q: Query): Promise<Subscr
 
 /**
  * Loads one subscription detail (§3) selected by provider + provider_id, or by email (that
- * customer's most recent subscription) → SubscriptionDetailJson. 400 without a usable selector,
- * 404 when nothing matches.
+ * customer's most recent subscription; provider + provider_id win when both are given) →
+ * SubscriptionDetailJson. `enrich` is accepted and ignored (details are always complete).
+ * 400 without a usable selector, 404 when nothing matches.
  */
 export async function subscriptionDetail(deps: AppDeps, q: Query): Promise<SubscriptionDetailJson> {
   const providerText = queryText(q, 'provider');

@@ -135,14 +135,20 @@ describe('GET /users', () => {
         if (variant === 'with ties') await addTies();
         const all = (await list('pageSize=500')).rows;
         const expected = expectedOrder(all, await subscriptionIds(), key, dir);
-        const body = await list(`sort=${dir === 'desc' ? '-' : ''}${key}&pageSize=500`);
-        expect(ids(body), variant).toEqual(expected);
-        // Paging through the same sort in pages of 2 gives the same order.
-        const paged: number[] = [];
-        for (let page = 1; page <= Math.ceil(body.total / 2); page++) {
-          paged.push(...ids(await list(`sort=${dir === 'desc' ? '-' : ''}${key}&pageSize=2&page=${page}`)));
+        const sortParam = `sort=${dir === 'desc' ? '-' : ''}${key}`;
+        // '' reads the sort index; 'email=e' (matches everyone) takes the filtered path.
+        for (const filter of ['', '&email=e']) {
+          const body = await list(`${sortParam}${filter}&pageSize=500`);
+          expect(ids(body), `${variant}${filter}`).toEqual(expected);
+          // Paging through the same sort in pages of 2 gives the same order and total.
+          const paged: number[] = [];
+          for (let page = 1; page <= Math.ceil(body.total / 2); page++) {
+            const part = await list(`${sortParam}${filter}&pageSize=2&page=${page}`);
+            expect(part.total).toBe(expected.length);
+            paged.push(...ids(part));
+          }
+          expect(paged, `${variant}${filter}, paged`).toEqual(expected);
         }
-        expect(paged, `${variant}, paged`).toEqual(expected);
       }
     },
   );
@@ -163,6 +169,11 @@ describe('GET /users', () => {
     expect([...ids(p1), ...ids(p2), ...ids(p3)]).toEqual([4, 2, 1, 3, 5]);
     expect(ids(p4)).toEqual([]);
     expect(p4.total).toBe(5);
+    // The same with a filter (the filtered query path): a page past the end still reports the total.
+    const f3 = await list('email=example&pageSize=2&page=3');
+    expect([ids(f3), f3.total, f3.totalPages]).toEqual([[], 4, 2]);
+    const f2 = await list('email=example&pageSize=2&page=2');
+    expect([ids(f2), f2.total, f2.totalPages]).toEqual([[1, 5], 4, 2]);
   });
 
   it('answers an empty list as page 1 of 1', async () => {
@@ -313,6 +324,14 @@ describe('POST /users/actions/*', () => {
     expect(await member('ada@example.com')).toMatchObject({ mg_status: 'active', expires_at: '2026-12-05T10:00:00.000Z' });
     // The Users list now reports ada as scheduled.
     expect(ids(await list('mg_status=scheduled'))).toEqual([1, 2]);
+  });
+
+  it('revoke_deferred falls back to the customer’s latest subscription when the member links none', async () => {
+    await insertSubscription(db, { customerId: 5, providerId: 'ls-old', startDate: '2025-01-01T00:00:00Z', currentPeriodEnd: '2026-11-25T00:00:00Z' });
+    await insertSubscription(db, { customerId: 5, providerId: 'ls-new', startDate: '2026-10-01T00:00:00Z', currentPeriodEnd: '2026-12-01T00:00:00Z' });
+    const res = await call(app, 'POST', '/users/actions/revoke_deferred', { email: 'erin@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.body.scheduled_expires_at).toBe('2026-12-01T00:00:00.000Z');
   });
 
   it('revoke_on_date: active until the date', async () => {

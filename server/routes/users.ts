@@ -135,51 +135,74 @@ const SUBSCRIPTION_SORTS: Partial<Record<UserSortKey, 'text' | 'timestamptz'>> =
   current_period_end: 'timestamptz',
 };
 
+const ROW_COLUMNS = `m.id AS row_id, c.email, s.provider, s.provider_id, s.status AS provider_status, m.mg_status,
+       s.cadence, s.start_date, m.expires_at, s.current_period_end, m.updated_at`;
+const ROW_JOINS = `JOIN members m ON m.id = p.id
+  JOIN customers c ON c.id = m.customer_id
+  LEFT JOIN subscriptions s ON s.id = m.subscription_id`;
+
 /**
  * The SQL of one page of users for filter `w` and `sort`; its last two parameters are LIMIT and
  * OFFSET (after w.params). The page's member ids are chosen first in a narrow query joining only
- * what the filters and the sort need, then the 50-odd rows are joined with their customer and
- * subscription. For a sort on a subscription column the narrow query is the union of members
- * with a subscription, read in index order of that column (ties: subscription id, then row_id),
- * and members without one (null key: last ascending, first descending), so the sort indexes of
- * 002_list_indexes.sql serve it instead of a sort of every row.
+ * what the filters and the sort need; then only those rows are joined with their customer and
+ * subscription (cheap deep pages).
+ *
+ * - With filters (`filtered`): every matching (id, sort key) is computed once with the filter
+ *   indexes (a MATERIALIZED CTE), counted, and the page cut from it; the answer carries `total`
+ *   on each row. This keeps a filter that correlates with the sort (e.g. a start range sorted by
+ *   updated_at) from walking the whole sort index.
+ * - Without filters: the page is read in sort-index order. For a subscription column the page
+ *   comes from the union of members with a subscription, read in that column's index order
+ *   (ties: subscription id, then row_id), and members without one (null key: last ascending,
+ *   first descending), so the sort indexes of 002_list_indexes.sql serve it.
  */
-function pageQuery(w: Where, sort: { key: UserSortKey; dir: 'asc' | 'desc' }): string {
+function pageQuery(w: Where, sort: { key: UserSortKey; dir: 'asc' | 'desc' }): { sql: string; filtered: boolean } {
   const n = w.params.length;
   const limit = `$${n + 1}::int`;
   const offset = `$${n + 2}::int`;
   const dir = sort.dir === 'desc' ? 'DESC' : 'ASC';
   const key = SORT_SQL[sort.key];
   const customerJoin = w.needsCustomer || sort.key === 'email' ? ' JOIN customers c ON c.id = m.customer_id' : '';
-  let page: string;
-  let order: string;
   const subType = SUBSCRIPTION_SORTS[sort.key];
+  const order = subType === undefined ? `p.k ${dir}, p.id ${dir}` : `p.k ${dir}, p.sid ${dir}, p.id ${dir}`;
+
+  if (w.parts.length > 0) {
+    const subJoin = w.needsSubscription || subType !== undefined ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id' : '';
+    const sid = subType === undefined ? '' : ', s.id AS sid';
+    return {
+      filtered: true,
+      sql: `WITH f AS MATERIALIZED (SELECT m.id, ${key} AS k${sid} FROM members m${customerJoin}${subJoin} ${w.sql}),
+                 p AS (SELECT * FROM f p ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
+            SELECT (SELECT count(*)::int FROM f) AS total, ${ROW_COLUMNS}
+              FROM p ${ROW_JOINS}
+             ORDER BY ${order}`,
+    };
+  }
+
+  let page: string;
   if (subType === undefined) {
-    const subJoin = w.needsSubscription ? ' JOIN subscriptions s ON s.id = m.subscription_id' : '';
-    page = `SELECT m.id, ${key} AS k FROM members m${customerJoin}${subJoin} ${w.sql}
+    page = `SELECT m.id, ${key} AS k FROM members m${customerJoin}
              ORDER BY ${key} ${dir}, m.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-    order = `p.k ${dir}, p.id ${dir}`;
   } else {
     const withSub = `SELECT m.id, ${key} AS k, s.id AS sid
-        FROM subscriptions s JOIN members m ON m.subscription_id = s.id${customerJoin} ${w.sql}
+        FROM subscriptions s JOIN members m ON m.subscription_id = s.id${customerJoin}
        ORDER BY ${key} ${dir}, s.id ${dir}, m.id ${dir} LIMIT (${limit} + ${offset})`;
-    // A filter on a subscription column never matches a member without a subscription.
-    const withoutSub = w.needsSubscription
-      ? null
-      : `SELECT m.id, NULL::${subType} AS k, NULL::bigint AS sid FROM members m${customerJoin}
-          ${w.sql === '' ? 'WHERE' : `${w.sql} AND`} m.subscription_id IS NULL
-         ORDER BY m.id ${dir} LIMIT (${limit} + ${offset})`;
-    page = `SELECT id, k, sid FROM ((${withSub})${withoutSub ? ` UNION ALL (${withoutSub})` : ''}) u
+    const withoutSub = `SELECT m.id, NULL::${subType} AS k, NULL::bigint AS sid FROM members m${customerJoin}
+        WHERE m.subscription_id IS NULL
+       ORDER BY m.id ${dir} LIMIT (${limit} + ${offset})`;
+    page = `SELECT id, k, sid FROM ((${withSub}) UNION ALL (${withoutSub})) u
              ORDER BY k ${dir}, sid ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-    order = `p.k ${dir}, p.sid ${dir}, p.id ${dir}`;
   }
-  return `SELECT m.id AS row_id, c.email, s.provider, s.provider_id, s.status AS provider_status, m.mg_status,
-                 s.cadence, s.start_date, m.expires_at, s.current_period_end, m.updated_at
-            FROM (${page}) p
-            JOIN members m ON m.id = p.id
-            JOIN customers c ON c.id = m.customer_id
-            LEFT JOIN subscriptions s ON s.id = m.subscription_id
-           ORDER BY ${order}`;
+  return { filtered: false, sql: `SELECT ${ROW_COLUMNS} FROM (${page}) p ${ROW_JOINS} ORDER BY ${order}` };
+}
+
+/** Counts the members matching `w` (joins only what the filters need). */
+async function countUsers(deps: AppDeps, w: Where): Promise<number> {
+  const joins =
+    (w.needsCustomer ? ' JOIN customers c ON c.id = m.customer_id' : '') +
+    (w.needsSubscription ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id' : '');
+  const r = await deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM members m${joins} ${w.sql}`, w.params);
+  return r.rows[0]?.n ?? 0;
 }
 
 /**
@@ -238,17 +261,13 @@ export async function listUsers(deps: AppDeps, q: Query): Promise<UsersPageJson>
   if (exp.from) w.add('m.expires_at >= ?', exp.from);
   if (exp.toExclusive) w.add('m.expires_at < ?', exp.toExclusive);
 
-  const countJoins =
-    (w.needsCustomer ? ' JOIN customers c ON c.id = m.customer_id' : '') +
-    (w.needsSubscription ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id' : '');
-  const countRes = await deps.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM members m${countJoins} ${w.sql}`,
-    w.params,
-  );
-  const total = countRes.rows[0]?.n ?? 0;
+  const query = pageQuery(w, sort);
+  const rowsRes = await deps.db.query<DbUserRow & { total?: number }>(query.sql, [...w.params, pageSize, (page - 1) * pageSize]);
+  const first = rowsRes.rows[0];
+  // A filtered page carries its total; an empty page past the end (or no filter) counts apart.
+  const total =
+    query.filtered && first?.total !== undefined ? first.total : page === 1 && query.filtered ? 0 : await countUsers(deps, w);
   const totalPages = Math.max(1, Math.ceil(total / pageSize));
-
-  const rowsRes = await deps.db.query<DbUserRow>(pageQuery(w, sort), [...w.params, pageSize, (page - 1) * pageSize]);
   return {
     rows: rowsRes.rows.map((r) => ({
       row_id: Number(r.row_id),
