@@ -1,5 +1,6 @@
 /**
- * The console's route table (§2 Routing; CONTRACT.md: served under the /admin basename).
+ * The console's route table (§2 Routing; CONTRACT.md: served under the /admin basename, kept as
+ * '/admin/' so the dashboard lives at /admin/).
  *
  * | path            | screen                                   | guard |
  * |-----------------|------------------------------------------|-------|
@@ -24,8 +25,11 @@ import { AppShell } from './AppShell';
 import { RequireAuth } from './RequireAuth';
 import { RouteError } from './RouteFallback';
 
-/** The base path the console is served under (§1, §9). */
-export const APP_BASENAME = '/admin';
+/**
+ * The base path the console is served under (§1, §9; CONTRACT.md), with its trailing slash so the
+ * dashboard's address is /admin/ (React Router joins '/' to the basename as the basename itself).
+ */
+export const APP_BASENAME = '/admin/';
 
 /** A lazily loaded named export of a screen module. */
 function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
@@ -100,7 +104,14 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
-/** The browser router of the built console, under /admin. */
+/**
+ * The browser router of the built console, under /admin/. An address of exactly /admin (no
+ * slash, which the basename would not match) is first rewritten in place to /admin/.
+ */
 export function createAppRouter() {
+  const { pathname, search, hash } = window.location;
+  if (pathname === APP_BASENAME.slice(0, -1)) {
+    window.history.replaceState(window.history.state, '', `${APP_BASENAME}${search}${hash}`);
+  }
   return createBrowserRouter(appRoutes, { basename: APP_BASENAME });
 }
