@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './tests/chromium';
+import { E2E_ADMIN } from './tests/e2e/support';
 
 /**
  * End-to-end tests: the built console (dist/) served by the reference server exactly as
@@ -11,8 +12,6 @@ import { chromiumArgs, chromiumPath } from './tests/chromium';
  */
 const port = Number(process.env.E2E_PORT ?? 8091);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'mg-e2e-'));
-
-export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-Secret-pass-1' };
 
 export default defineConfig({
   testDir: 'tests/e2e',
