@@ -3,6 +3,7 @@
  * sources and affiliate nicknames, log messages. Emails use only example.com / example.org.
  */
 
+/** Given names of the seeded customers. */
 export const FIRST_NAMES = [
   'Ada', 'Alan', 'Alice', 'Amara', 'Amir', 'Anna', 'Arjun', 'Aylin', 'Beatriz', 'Ben', 'Bianca', 'Carla',
   'Carlos', 'Chen', 'Chloe', 'Daniel', 'Dara', 'David', 'Diego', 'Elena', 'Eli', 'Emma', 'Erik', 'Fatima',
@@ -13,6 +14,7 @@ export const FIRST_NAMES = [
   'Yusuf', 'Zoe', 'Zane', 'Hannah', 'Peter', 'Linda', 'George', 'Helen',
 ] as const;
 
+/** Family names of the seeded customers. */
 export const LAST_NAMES = [
   'Adams', 'Ahmed', 'Alvarez', 'Andersen', 'Baker', 'Becker', 'Bianchi', 'Brown', 'Campbell', 'Chen',
   'Costa', 'Cruz', 'Dubois', 'Evans', 'Fischer', 'Garcia', 'Gonzalez', 'Green', 'Hall', 'Hansen', 'Hill',
@@ -28,6 +30,7 @@ export const PLANS = [
   { name: 'Pro', weight: 35, monthlyCents: 1900, yearlyCents: 19000, productId: 202 },
   { name: 'Premium', weight: 15, monthlyCents: 2900, yearlyCents: 29000, productId: 203 },
 ] as const;
+/** One plan of PLANS. */
 export type Plan = (typeof PLANS)[number];
 
 /** Currency mix: mostly USD, ~10 % EUR, ~5 % GBP. */
@@ -70,6 +73,7 @@ export const COUNTRIES: readonly CountryChoice[] = [
   { code: 'IE', weight: 5, regions: [['', 'Dublin'], ['', 'Cork']] },
 ];
 
+/** Street names of the seeded billing addresses. */
 export const STREETS = ['Main St', 'Oak Ave', 'Maple Rd', 'High St', 'Park Lane', 'Elm St', 'King St', 'Church Rd', 'Mill Lane', 'Station Rd'] as const;
 
 /** Log lines the seed writes into `logs`: level, message and which context it carries. */

@@ -22,7 +22,8 @@ export const ACCESS_STATUSES = ['active', 'trialing', 'past_due'] as const;
  * (a timestamptz parameter placeholder such as '$1'). The one definition every query uses.
  */
 export function activeAccessCondition(alias = 's', nowParam = '$1'): string {
-  return `(${alias}.status IN ('active', 'trialing', 'past_due') OR (${alias}.status = 'cancelled' AND ${alias}.ends_at > ${nowParam}))`;
+  const statuses = ACCESS_STATUSES.map((v) => `'${v}'`).join(', ');
+  return `(${alias}.status IN (${statuses}) OR (${alias}.status = 'cancelled' AND ${alias}.ends_at > ${nowParam}))`;
 }
 
 /** GET /stats body (docs/api.md "Dashboard and status"). Money in cents of `currency`. */
