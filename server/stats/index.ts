@@ -120,16 +120,13 @@ async function core(db: PGlite, config: ServerConfig, now: Date, missing: Set<st
   // Days left: the member's scheduled expiry when set, else the subscription's ends_at, else its
   // current period end; past ends count as 0.
   const remaining = await db.query<{ avg_days: number | null }>(
-    `SELECT avg(GREATEST(0, extract(epoch FROM (x.access_end - $1::timestamptz)) / 86400.0))::float8 AS avg_days
-       FROM (
-         SELECT COALESCE(
-                  (SELECT min(m.expires_at) FROM members m
-                    WHERE m.subscription_id = s.id AND m.mg_status = 'active' AND m.expires_at IS NOT NULL),
-                  s.ends_at, s.current_period_end) AS access_end
-           FROM subscriptions s
-          WHERE ${activeAccessCondition('s', '$1')}
-       ) x
-      WHERE x.access_end IS NOT NULL`,
+    `SELECT avg(GREATEST(0, extract(epoch FROM (COALESCE(m.expires_at, s.ends_at, s.current_period_end) - $1::timestamptz)) / 86400.0))::float8 AS avg_days
+       FROM subscriptions s
+       LEFT JOIN (SELECT subscription_id, min(expires_at) AS expires_at FROM members
+                   WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL
+                   GROUP BY subscription_id) m ON m.subscription_id = s.id
+      WHERE ${activeAccessCondition('s', '$1')}
+        AND COALESCE(m.expires_at, s.ends_at, s.current_period_end) IS NOT NULL`,
     [nowIso],
   );
   const avg = remaining.rows[0]?.avg_days;
@@ -179,11 +176,12 @@ export async function computeDashboardStats(
     'SELECT count(DISTINCT customer_id)::int AS n FROM subscriptions',
   );
   const revenue = await db.query<{ currency: string; net_cents: string | null }>(
-    `SELECT COALESCE(e.currency, s.currency) AS currency,
+    // An event without its own currency is in its subscription's (looked up only for those rows).
+    `SELECT COALESCE(e.currency, (SELECT s.currency FROM subscriptions s WHERE s.id = e.subscription_id)) AS currency,
             sum(CASE WHEN e.type IN ('new', 'renewal') THEN COALESCE(e.amount_cents, 0)
                      WHEN e.type = 'refund' THEN -COALESCE(e.amount_cents, 0)
                      ELSE 0 END)::bigint AS net_cents
-       FROM subscription_events e JOIN subscriptions s ON s.id = e.subscription_id
+       FROM subscription_events e
       WHERE e.type IN ('new', 'renewal', 'refund')
       GROUP BY 1`,
   );
