@@ -23,6 +23,8 @@ export interface PagerProps {
   onRefresh: () => void;
   /** A load is running: Prev, Next and Refresh do nothing meanwhile (aria-disabled). */
   isBusy?: boolean;
+  /** How the total reads; defaults to 'Total: 1,234'. */
+  formatTotal?: (total: number) => string;
   /** Optional extra text after the total, e.g. '12 active on this page'. */
   summary?: string;
   /** Accessible name of the pager's navigation landmark. */
@@ -45,6 +47,7 @@ export function Pager({
   onPageSizeChange,
   onRefresh,
   isBusy = false,
+  formatTotal = (count) => `Total: ${formatCount(count)}`,
   summary,
   label = 'Pagination',
 }: PagerProps) {
@@ -61,7 +64,7 @@ export function Pager({
         <span>
           Page {formatCount(page)} of {lastPage == null ? '…' : formatCount(lastPage)}
         </span>
-        {total != null ? <span>Total: {formatCount(total)}</span> : null}
+        {total != null ? <span>{formatTotal(total)}</span> : null}
         {summary ? <span>{summary}</span> : null}
       </p>
       <div className={styles.controls}>
