@@ -1,0 +1,1 @@
+export { UsersView, type UsersViewProps } from './UsersView';
