@@ -15,7 +15,10 @@ import { chromium } from 'playwright';
 import { chromiumArgs, chromiumPath } from '../tests/chromium';
 
 /** The stories whose play logs a `[bench]` line. */
-const STORY_IDS = ['components-userstable--five-hundred-rows', 'components-userstable--five-hundred-rows-unvirtualised'];
+const STORY_IDS = [
+  'components-userstable--five-hundred-rows',
+  'components-userstable--five-hundred-rows-unvirtualised',
+];
 /** How long one story may take to render and run its play, ms. */
 const STORY_TIMEOUT_MS = 180_000;
 
@@ -36,14 +39,19 @@ async function main() {
   const rounds = Number(process.argv[3] ?? 3);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const file = path.join(root, decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname));
+    const file = path.join(
+      root,
+      decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname),
+    );
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
       return;
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+      res
+        .writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' })
+        .end(body);
     } catch {
       res.writeHead(404).end();
     }
@@ -56,9 +64,15 @@ async function main() {
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const id of STORY_IDS) {
-        const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
+        const page = await browser.newPage({
+          viewport: { width: 1200, height: 900 },
+          deviceScaleFactor: 1,
+        });
         const done = new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`${id}: no '[bench] done' within ${STORY_TIMEOUT_MS} ms`)), STORY_TIMEOUT_MS);
+          const timer = setTimeout(
+            () => reject(new Error(`${id}: no '[bench] done' within ${STORY_TIMEOUT_MS} ms`)),
+            STORY_TIMEOUT_MS,
+          );
           page.on('console', (message) => {
             const text = message.text();
             if (text === '[bench] done') {

@@ -3,7 +3,13 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AccessActionsMenu } from '../../src/components/AccessActionsMenu';
 import { FIXTURE_NOW } from '../fixtures/users';
 
-const MENU_ITEMS = ['Grant now', 'Grant until a date…', 'Revoke now', 'Revoke at renewal', 'Revoke on a date…'];
+const MENU_ITEMS = [
+  'Grant now',
+  'Grant until a date…',
+  'Revoke now',
+  'Revoke at renewal',
+  'Revoke on a date…',
+];
 
 const meta = {
   title: 'Components/AccessActionsMenu',
@@ -42,7 +48,11 @@ export const Open: Story = {
     await expect(trigger).toHaveTextContent('Edit');
     await userEvent.click(trigger);
     const menu = await body().findByRole('menu');
-    await expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(MENU_ITEMS);
+    await expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(MENU_ITEMS);
     await expect(within(menu).getByRole('separator')).toBeInTheDocument();
     await expect(trigger).toHaveAttribute('aria-expanded', 'true');
   },
@@ -68,7 +78,9 @@ export const RevokeNow: Story = {
     await userEvent.click(trigger);
     await userEvent.click(await body().findByRole('menuitem', { name: 'Revoke now' }));
     let dialog = await body().findByRole('alertdialog', { name: 'Revoke access now?' });
-    await expect(dialog).toHaveAccessibleDescription('ada@example.com loses forum access immediately.');
+    await expect(dialog).toHaveAccessibleDescription(
+      'ada@example.com loses forum access immediately.',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await expectAllClosed();
     await expect(trigger).toHaveFocus();
@@ -95,7 +107,9 @@ export const RevokeAtRenewal: Story = {
       'ada@example.com keeps forum access until the current billing period ends (2026-12-14 10:22 UTC), then loses it.',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke at renewal' }));
-    await expect(args.onAction).toHaveBeenCalledWith('ada@example.com', { kind: 'revoke_deferred' });
+    await expect(args.onAction).toHaveBeenCalledWith('ada@example.com', {
+      kind: 'revoke_deferred',
+    });
     await expectAllClosed();
   },
 };
@@ -107,10 +121,15 @@ export const GrantUntilDate: Story = {
     await userEvent.click(trigger);
     await userEvent.click(await body().findByRole('menuitem', { name: 'Grant until a date…' }));
     const dialog = await body().findByRole('dialog', { name: 'Grant access until a date' });
-    await expect(within(dialog).getByLabelText('Date and time (UTC)')).toHaveValue('2026-11-21T09:00');
+    await expect(within(dialog).getByLabelText('Date and time (UTC)')).toHaveValue(
+      '2026-11-21T09:00',
+    );
     await expect(within(dialog).getByLabelText('Date and time (UTC)')).toHaveFocus();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await expect(args.onAction).toHaveBeenCalledWith('ada@example.com', { kind: 'grant_on_date', until: '2026-11-21 09:00:00' });
+    await expect(args.onAction).toHaveBeenCalledWith('ada@example.com', {
+      kind: 'grant_on_date',
+      until: '2026-11-21 09:00:00',
+    });
     await expectAllClosed();
     await expect(trigger).toHaveFocus();
   },
@@ -123,7 +142,9 @@ export const KeyboardRevokeOnDate: Story = {
     trigger.focus();
     await userEvent.keyboard('{Enter}');
     const menu = await body().findByRole('menu');
-    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Grant now' })).toHaveFocus());
+    await waitFor(() =>
+      expect(within(menu).getByRole('menuitem', { name: 'Grant now' })).toHaveFocus(),
+    );
     await userEvent.keyboard('{ArrowUp}');
     await expect(within(menu).getByRole('menuitem', { name: 'Revoke on a date…' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');

@@ -21,8 +21,12 @@ type Story = StoryObj<typeof meta>;
 /** Revoke on a date: starts at tomorrow 09:00 UTC (§9) and confirms it in wire form (§5). */
 export const RevokeOnDate: Story = {
   play: async ({ args }) => {
-    const dialog = await within(document.body).findByRole('dialog', { name: 'Revoke access on a date' });
-    await expect(dialog).toHaveAccessibleDescription('Revoke forum access for ada@example.com at the date and time below.');
+    const dialog = await within(document.body).findByRole('dialog', {
+      name: 'Revoke access on a date',
+    });
+    await expect(dialog).toHaveAccessibleDescription(
+      'Revoke forum access for ada@example.com at the date and time below.',
+    );
     const input = within(dialog).getByLabelText('Date and time (UTC)');
     await expect(input).toHaveAttribute('type', 'datetime-local');
     await expect(input).toHaveValue('2026-11-21T09:00');
@@ -39,8 +43,12 @@ export const RevokeOnDate: Story = {
 export const GrantUntilDate: Story = {
   args: { ...RevokeOnDate.args, kind: 'grant_on_date' },
   play: async ({ args }) => {
-    const dialog = await within(document.body).findByRole('dialog', { name: 'Grant access until a date' });
-    await expect(dialog).toHaveAccessibleDescription('Grant forum access to ada@example.com now, until the date and time below.');
+    const dialog = await within(document.body).findByRole('dialog', {
+      name: 'Grant access until a date',
+    });
+    await expect(dialog).toHaveAccessibleDescription(
+      'Grant forum access to ada@example.com now, until the date and time below.',
+    );
     const input = within(dialog).getByLabelText('Date and time (UTC)');
     fireEvent.change(input, { target: { value: '2026-12-24T18:30' } });
     await expect(input).toHaveValue('2026-12-24T18:30');
@@ -55,7 +63,9 @@ export const GrantUntilDate: Story = {
 export const IncompleteDate: Story = {
   args: { ...RevokeOnDate.args },
   play: async ({ args }) => {
-    const dialog = await within(document.body).findByRole('dialog', { name: 'Revoke access on a date' });
+    const dialog = await within(document.body).findByRole('dialog', {
+      name: 'Revoke access on a date',
+    });
     const input = within(dialog).getByLabelText('Date and time (UTC)');
     fireEvent.change(input, { target: { value: '' } });
     await expect(within(dialog).getByRole('button', { name: 'Confirm' })).toBeDisabled();
@@ -69,7 +79,9 @@ export const IncompleteDate: Story = {
 export const Cancelled: Story = {
   args: { ...RevokeOnDate.args },
   play: async ({ args }) => {
-    const dialog = await within(document.body).findByRole('dialog', { name: 'Revoke access on a date' });
+    const dialog = await within(document.body).findByRole('dialog', {
+      name: 'Revoke access on a date',
+    });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await expect(args.onCancel).toHaveBeenCalledTimes(1);
     await userEvent.keyboard('{Escape}');

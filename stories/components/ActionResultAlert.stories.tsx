@@ -38,7 +38,9 @@ export const DiscourseError: Story = {
   },
   play: async ({ canvas }) => {
     const status = canvas.getByRole('status');
-    await expect(status).toHaveTextContent('Done, but Discourse error (422): Invalid email — Email has already been taken');
+    await expect(status).toHaveTextContent(
+      'Done, but Discourse error (422): Invalid email — Email has already been taken',
+    );
     await expect(status).toHaveAttribute('data-tone', 'warning');
   },
 };
@@ -47,7 +49,9 @@ export const DiscourseError: Story = {
 export const DiscourseInvite: Story = {
   args: { ...Scheduled.args, message: 'OK (Discourse invite sent to group 42)' },
   play: async ({ canvas }) => {
-    await expect(canvas.getByRole('status')).toHaveTextContent('OK (Discourse invite sent to group 42)');
+    await expect(canvas.getByRole('status')).toHaveTextContent(
+      'OK (Discourse invite sent to group 42)',
+    );
   },
 };
 
@@ -61,7 +65,11 @@ export const DiscourseUpdated: Story = {
 
 /** The forum step was skipped (§8 'OK (Discourse skipped: {reason})'): done, but worth a look. */
 export const DiscourseSkipped: Story = {
-  args: { ...Scheduled.args, tone: 'warning', message: 'OK (Discourse skipped: Discourse not configured)' },
+  args: {
+    ...Scheduled.args,
+    tone: 'warning',
+    message: 'OK (Discourse skipped: Discourse not configured)',
+  },
   play: async ({ canvas }) => {
     const status = canvas.getByRole('status');
     await expect(status).toHaveTextContent('OK (Discourse skipped: Discourse not configured)');

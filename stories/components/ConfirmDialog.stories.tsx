@@ -22,7 +22,9 @@ export const Destructive: Story = {
   play: async ({ args }) => {
     const body = within(document.body);
     const dialog = await body.findByRole('alertdialog', { name: 'Revoke access now?' });
-    await expect(dialog).toHaveAccessibleDescription('ada@example.com loses forum access immediately.');
+    await expect(dialog).toHaveAccessibleDescription(
+      'ada@example.com loses forum access immediately.',
+    );
     await expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke now' }));
     await expect(args.onConfirm).toHaveBeenCalledOnce();

@@ -8,7 +8,12 @@ type AccessFields = Pick<UserRow, 'mgStatus' | 'mgStatusLabel' | 'expiresAt'>;
 
 /** Every §4 access-status case: what the row holds, and the text and tone it must show. */
 const CASES: { name: string; row: AccessFields; text: string; tone: Tone }[] = [
-  { name: 'active, no label', row: { mgStatus: 'active', mgStatusLabel: null, expiresAt: null }, text: 'Active', tone: 'success' },
+  {
+    name: 'active, no label',
+    row: { mgStatus: 'active', mgStatusLabel: null, expiresAt: null },
+    text: 'Active',
+    tone: 'success',
+  },
   {
     name: 'active, future expiry',
     row: { mgStatus: 'active', mgStatusLabel: null, expiresAt: '2026-12-01T09:00:00Z' },
@@ -21,18 +26,48 @@ const CASES: { name: string; row: AccessFields; text: string; tone: Tone }[] = [
     text: 'Active',
     tone: 'success',
   },
-  { name: 'cancelled, no label', row: { mgStatus: 'cancelled', mgStatusLabel: null, expiresAt: null }, text: 'Cancelled', tone: 'danger' },
-  { name: 'missing', row: { mgStatus: null, mgStatusLabel: null, expiresAt: null }, text: '—', tone: 'neutral' },
-  { name: "label 'Active'", row: { mgStatus: 'active', mgStatusLabel: 'Active', expiresAt: null }, text: 'Active', tone: 'success' },
+  {
+    name: 'cancelled, no label',
+    row: { mgStatus: 'cancelled', mgStatusLabel: null, expiresAt: null },
+    text: 'Cancelled',
+    tone: 'danger',
+  },
+  {
+    name: 'missing',
+    row: { mgStatus: null, mgStatusLabel: null, expiresAt: null },
+    text: '—',
+    tone: 'neutral',
+  },
+  {
+    name: "label 'Active'",
+    row: { mgStatus: 'active', mgStatusLabel: 'Active', expiresAt: null },
+    text: 'Active',
+    tone: 'success',
+  },
   {
     name: "label 'Active (cancels at period end)'",
     row: { mgStatus: 'active', mgStatusLabel: 'Active (cancels at period end)', expiresAt: null },
     text: 'Active (cancels at period end)',
     tone: 'warning',
   },
-  { name: "label 'Expired'", row: { mgStatus: 'cancelled', mgStatusLabel: 'Expired', expiresAt: null }, text: 'Expired', tone: 'danger' },
-  { name: "label 'Cancelled'", row: { mgStatus: 'cancelled', mgStatusLabel: 'Cancelled', expiresAt: null }, text: 'Cancelled', tone: 'danger' },
-  { name: 'another label', row: { mgStatus: 'active', mgStatusLabel: 'Pending invite', expiresAt: null }, text: 'Pending invite', tone: 'neutral' },
+  {
+    name: "label 'Expired'",
+    row: { mgStatus: 'cancelled', mgStatusLabel: 'Expired', expiresAt: null },
+    text: 'Expired',
+    tone: 'danger',
+  },
+  {
+    name: "label 'Cancelled'",
+    row: { mgStatus: 'cancelled', mgStatusLabel: 'Cancelled', expiresAt: null },
+    text: 'Cancelled',
+    tone: 'danger',
+  },
+  {
+    name: 'another label',
+    row: { mgStatus: 'active', mgStatusLabel: 'Pending invite', expiresAt: null },
+    text: 'Pending invite',
+    tone: 'neutral',
+  },
 ];
 
 const SCHEDULED_TOOLTIP = 'Scheduled to expire at 2026-12-01 09:00 (UTC)';
@@ -67,19 +102,25 @@ export const Scheduled: Story = {
     const toggletip = canvas.getByRole('button', { name: `Scheduled (${SCHEDULED_TOOLTIP})` });
     await userEvent.tab();
     await expect(toggletip).toHaveFocus();
-    const tooltip = await within(document.body).findByText(SCHEDULED_TOOLTIP, { selector: '[data-tooltip]' });
+    const tooltip = await within(document.body).findByText(SCHEDULED_TOOLTIP, {
+      selector: '[data-tooltip]',
+    });
     await expect(tooltip).toBeVisible();
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(document.querySelector('[data-tooltip]')).toBeNull());
     await expect(toggletip).toHaveFocus();
     // A click (or tap) toggles it too.
     await userEvent.click(toggletip);
-    await expect(await within(document.body).findByText(SCHEDULED_TOOLTIP, { selector: '[data-tooltip]' })).toBeVisible();
+    await expect(
+      await within(document.body).findByText(SCHEDULED_TOOLTIP, { selector: '[data-tooltip]' }),
+    ).toBeVisible();
     await userEvent.click(toggletip);
     await waitFor(() => expect(document.querySelector('[data-tooltip]')).toBeNull());
     await userEvent.tab({ shift: true });
     await userEvent.tab();
-    await expect(await within(document.body).findByText(SCHEDULED_TOOLTIP, { selector: '[data-tooltip]' })).toBeVisible();
+    await expect(
+      await within(document.body).findByText(SCHEDULED_TOOLTIP, { selector: '[data-tooltip]' }),
+    ).toBeVisible();
   },
 };
 
@@ -94,9 +135,15 @@ export const Active: Story = {
 
 /** The server label wins: 'Active (cancels at period end)' is yellow. */
 export const LabelCancelsAtPeriodEnd: Story = {
-  args: { ...Scheduled.args, row: { mgStatus: 'active', mgStatusLabel: 'Active (cancels at period end)', expiresAt: null } },
+  args: {
+    ...Scheduled.args,
+    row: { mgStatus: 'active', mgStatusLabel: 'Active (cancels at period end)', expiresAt: null },
+  },
   play: async ({ canvas }) => {
-    await expect(canvas.getByText('Active (cancels at period end)')).toHaveAttribute('data-tone', 'warning');
+    await expect(canvas.getByText('Active (cancels at period end)')).toHaveAttribute(
+      'data-tone',
+      'warning',
+    );
   },
 };
 
@@ -118,7 +165,10 @@ export const AllCases: Story = {
       <tbody>
         {CASES.map((c) => (
           <tr key={c.name}>
-            <th scope="row" style={{ textAlign: 'start', fontWeight: 400, paddingBlock: 'var(--space-1)' }}>
+            <th
+              scope="row"
+              style={{ textAlign: 'start', fontWeight: 400, paddingBlock: 'var(--space-1)' }}
+            >
               {c.name}
             </th>
             <td>
@@ -131,7 +181,9 @@ export const AllCases: Story = {
   ),
   play: async ({ canvas }) => {
     for (const c of CASES) {
-      const row = canvas.getByRole('row', { name: new RegExp(`^${c.name.replace(/[()]/g, '\\$&')}`) });
+      const row = canvas.getByRole('row', {
+        name: new RegExp(`^${c.name.replace(/[()]/g, '\\$&')}`),
+      });
       const badge = within(row).getByText(c.text);
       await expect(badge, c.name).toHaveAttribute('data-tone', c.tone);
     }

@@ -44,7 +44,13 @@ export const FirstPage: Story = {
     await expect(args.onPageChange).toHaveBeenCalledWith(2);
     const size = canvas.getByRole('combobox', { name: 'Page size' });
     await expect(size).toHaveValue('50');
-    await expect([...(size as HTMLSelectElement).options].map((o) => o.value)).toEqual(['20', '50', '100', '200', '500']);
+    await expect([...(size as HTMLSelectElement).options].map((o) => o.value)).toEqual([
+      '20',
+      '50',
+      '100',
+      '200',
+      '500',
+    ]);
     await userEvent.selectOptions(size, '200');
     await expect(args.onPageSizeChange).toHaveBeenCalledWith(200);
     await userEvent.click(canvas.getByRole('button', { name: 'Refresh' }));
@@ -85,14 +91,27 @@ export const SinglePage: Story = {
   args: { ...FirstPage.args, totalPages: 1, total: 12, summary: '9 active on this page' },
   play: async ({ canvas }) => {
     await expect(canvas.getByText('Page 1 of 1')).toBeVisible();
-    await expect(canvas.getByRole('button', { name: 'Prev' })).toHaveAttribute('aria-disabled', 'true');
-    await expect(canvas.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'true');
+    await expect(canvas.getByRole('button', { name: 'Prev' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    await expect(canvas.getByRole('button', { name: 'Next' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
   },
 };
 
 /** A page is loading: the page count is unknown ('…'), Prev/Next/Refresh wait, the nav is busy. */
 export const Busy: Story = {
-  args: { ...FirstPage.args, page: 3, totalPages: null, total: null, summary: undefined, isBusy: true },
+  args: {
+    ...FirstPage.args,
+    page: 3,
+    totalPages: null,
+    total: null,
+    summary: undefined,
+    isBusy: true,
+  },
   play: async ({ canvas, args }) => {
     const nav = canvas.getByRole('navigation', { name: 'Users pages' });
     await expect(nav).toHaveAttribute('aria-busy', 'true');

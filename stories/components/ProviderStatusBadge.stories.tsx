@@ -62,7 +62,10 @@ export const AllCases: Story = {
       <tbody>
         {CASES.map((c) => (
           <tr key={String(c.status)}>
-            <th scope="row" style={{ textAlign: 'start', fontWeight: 400, paddingBlock: 'var(--space-1)' }}>
+            <th
+              scope="row"
+              style={{ textAlign: 'start', fontWeight: 400, paddingBlock: 'var(--space-1)' }}
+            >
               {c.status ?? 'missing'}
             </th>
             <td>
@@ -76,7 +79,10 @@ export const AllCases: Story = {
   play: async ({ canvas }) => {
     for (const c of CASES) {
       const row = canvas.getByRole('row', { name: new RegExp(`^${c.status ?? 'missing'} `) });
-      await expect(within(within(row).getByRole('cell')).getByText(c.text), String(c.status)).toHaveAttribute('data-tone', c.tone);
+      await expect(
+        within(within(row).getByRole('cell')).getByText(c.text),
+        String(c.status),
+      ).toHaveAttribute('data-tone', c.tone);
     }
   },
 };

@@ -24,12 +24,22 @@ export const Empty: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('search', { name: 'Filters' })).toBeVisible();
     const options = (name: string) =>
-      [...(canvas.getByRole('combobox', { name }) as HTMLSelectElement).options].map((o) => o.textContent);
+      [...(canvas.getByRole('combobox', { name }) as HTMLSelectElement).options].map(
+        (o) => o.textContent,
+      );
     await expect(options('Provider')).toEqual(['All', 'lemonsqueezy', 'clickbank']);
-    await expect(options('Provider Status')).toEqual(['Any', 'active', 'trialing', 'paused', 'past_due', 'cancelled']);
+    await expect(options('Provider Status')).toEqual([
+      'Any',
+      'active',
+      'trialing',
+      'paused',
+      'past_due',
+      'cancelled',
+    ]);
     await expect(options('MG Status')).toEqual(['Any', 'active', 'scheduled', 'cancelled']);
     await expect(options('Cadence')).toEqual(['Any', 'monthly', 'yearly']);
-    for (const name of ['ID', 'Email', 'Provider ID']) await expect(canvas.getByRole('textbox', { name })).toHaveValue('');
+    for (const name of ['ID', 'Email', 'Provider ID'])
+      await expect(canvas.getByRole('textbox', { name })).toHaveValue('');
     for (const label of ['Start from', 'Start to', 'Expiry from', 'Expiry to']) {
       await expect(canvas.getByLabelText(label)).toHaveAttribute('type', 'date');
     }
@@ -75,7 +85,11 @@ export const Editing: Story = {
     await expect(args.onFiltersChange).toHaveBeenLastCalledWith({ ...NO_FILTERS, email: ' ada@' });
 
     await userEvent.selectOptions(canvas.getByRole('combobox', { name: 'Provider' }), 'clickbank');
-    await expect(args.onFiltersChange).toHaveBeenLastCalledWith({ ...NO_FILTERS, email: ' ada@', provider: 'clickbank' });
+    await expect(args.onFiltersChange).toHaveBeenLastCalledWith({
+      ...NO_FILTERS,
+      email: ' ada@',
+      provider: 'clickbank',
+    });
 
     await userEvent.selectOptions(canvas.getByRole('combobox', { name: 'MG Status' }), 'scheduled');
     await userEvent.selectOptions(canvas.getByRole('combobox', { name: 'Cadence' }), 'yearly');

@@ -58,13 +58,22 @@ type Story = StoryObj<typeof meta>;
 export const Ready: Story = {
   play: async ({ canvas, args }) => {
     const table = canvas.getByRole('table', { name: 'Users' });
-    await expect(within(table).getAllByRole('columnheader').map((th) => th.textContent?.replace(/[▲▼↕]/g, '').trim())).toEqual(
-      COLUMN_HEADERS,
-    );
+    await expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent?.replace(/[▲▼↕]/g, '').trim()),
+    ).toEqual(COLUMN_HEADERS);
     // The current sort is shown, only on its own column.
-    await expect(within(table).getByRole('columnheader', { name: /Last Update/ })).toHaveAttribute('aria-sort', 'descending');
-    await expect(within(table).getByRole('columnheader', { name: /^Email/ })).not.toHaveAttribute('aria-sort');
-    await expect(within(table).getByRole('columnheader', { name: 'Actions' })).not.toHaveAttribute('aria-sort');
+    await expect(within(table).getByRole('columnheader', { name: /Last Update/ })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+    await expect(within(table).getByRole('columnheader', { name: /^Email/ })).not.toHaveAttribute(
+      'aria-sort',
+    );
+    await expect(within(table).getByRole('columnheader', { name: 'Actions' })).not.toHaveAttribute(
+      'aria-sort',
+    );
     await expect(table).toHaveAttribute('aria-rowcount', String(USERS_PAGE.total + 1));
 
     const rows = within(table).getAllByRole('row');
@@ -85,7 +94,9 @@ export const Ready: Story = {
       '2026-11-20 08:15',
       'Edit ▾',
     ]);
-    await expect(within(ada).getByRole('button', { name: 'Edit access for ada@example.com' })).toBeEnabled();
+    await expect(
+      within(ada).getByRole('button', { name: 'Edit access for ada@example.com' }),
+    ).toBeEnabled();
 
     // Long emails are cut visually, never in the title or for screen readers.
     const long = canvas.getByText(LONG_EMAIL);
@@ -96,7 +107,10 @@ export const Ready: Story = {
     const noProvider = within(table).getByRole('row', { name: /no-provider@example\.com/ });
     await expect(within(noProvider).getAllByText('—').length).toBeGreaterThanOrEqual(6);
     const grace = within(table).getByRole('row', { name: /grace\.hopper/ });
-    await expect(within(grace).getByText('Scheduled')).toHaveAttribute('title', 'Scheduled to expire at 2026-12-01 09:00 (UTC)');
+    await expect(within(grace).getByText('Scheduled')).toHaveAttribute(
+      'title',
+      'Scheduled to expire at 2026-12-01 09:00 (UTC)',
+    );
 
     // Sorting is the screen's: the table reports the key.
     await userEvent.click(within(table).getByRole('button', { name: 'Email' }));
@@ -112,12 +126,18 @@ export const Ready: Story = {
 
 /** Sorted by Email ascending: the arrow and aria-sort follow the `sort` prop. */
 export const SortedByEmailAscending: Story = {
-  args: { ...Ready.args, sort: { key: 'email', direction: 'asc' }, data: sortUsers(USERS, { key: 'email', direction: 'asc' }) },
+  args: {
+    ...Ready.args,
+    sort: { key: 'email', direction: 'asc' },
+    data: sortUsers(USERS, { key: 'email', direction: 'asc' }),
+  },
   play: async ({ canvas }) => {
     const header = canvas.getByRole('columnheader', { name: /^Email/ });
     await expect(header).toHaveAttribute('aria-sort', 'ascending');
     await expect(header).toHaveTextContent('Email▲');
-    await expect(canvas.getByRole('columnheader', { name: /Last Update/ })).not.toHaveAttribute('aria-sort');
+    await expect(canvas.getByRole('columnheader', { name: /Last Update/ })).not.toHaveAttribute(
+      'aria-sort',
+    );
   },
 };
 
@@ -160,7 +180,9 @@ export const ActionPending: Story = {
     await expect(edit).toHaveAttribute('aria-disabled', 'true');
     await userEvent.click(edit);
     await expect(within(document.body).queryByRole('menu')).toBeNull();
-    await expect(canvas.getByRole('button', { name: 'Edit access for alan@example.org' })).not.toHaveAttribute('aria-disabled');
+    await expect(
+      canvas.getByRole('button', { name: 'Edit access for alan@example.org' }),
+    ).not.toHaveAttribute('aria-disabled');
   },
 };
 
@@ -218,7 +240,12 @@ const median = (values: number[]) => {
  * and layout, and logs the median with console.info. Never asserts a time (machines differ);
  * the figures feed bench/users-table-render.md.
  */
-async function benchSortChanges(canvasElement: HTMLElement, label: string, rows: UserRow[], runs = 10) {
+async function benchSortChanges(
+  canvasElement: HTMLElement,
+  label: string,
+  rows: UserRow[],
+  runs = 10,
+) {
   const table = within(canvasElement).getByRole('table', { name: 'Users' });
   const header = within(table).getByRole('button', { name: 'Email' });
   let sort: SortState<UserSortKey> = DEFAULT_USERS_SORT;
@@ -237,7 +264,9 @@ async function benchSortChanges(canvasElement: HTMLElement, label: string, rows:
   const react = profiledRenders.slice(2);
   const fmt = (n: number) => n.toFixed(1);
   // Production builds carry no Profiler timings; only the wall figure is reported there.
-  const reactText = react.length ? `React render ${fmt(median(react))} ms (min ${fmt(Math.min(...react))})` : 'React render n/a';
+  const reactText = react.length
+    ? `React render ${fmt(median(react))} ms (min ${fmt(Math.min(...react))})`
+    : 'React render n/a';
   console.info(
     `[bench] UsersTable ${label}: sort change, median of ${runs}: ${fmt(median(wall))} ms click→layout ` +
       `(min ${fmt(Math.min(...wall))}, max ${fmt(Math.max(...wall))}); ${reactText}; ` +
@@ -267,11 +296,16 @@ export const FiveHundredRows: Story = {
     await benchSortChanges(canvasElement, '500 rows, virtualised', FIVE_HUNDRED_USERS_PAGE.rows);
     console.info('[bench] done');
     await expect(args.onSortChange).toHaveBeenCalledWith('email');
-    await expect(canvas.getByRole('columnheader', { name: /^Email/ })).toHaveAttribute('aria-sort', 'descending');
+    await expect(canvas.getByRole('columnheader', { name: /^Email/ })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
 
     // Scrolling to the end renders the last rows, numbered in the whole list.
     const scroller = table.parentElement as HTMLElement;
-    const focusedEdit = within(table).getAllByRole('button', { name: /^Edit access for / })[2] as HTMLElement;
+    const focusedEdit = within(table).getAllByRole('button', {
+      name: /^Edit access for /,
+    })[2] as HTMLElement;
     focusedEdit.focus();
     scroller.scrollTop = scroller.scrollHeight;
     await waitFor(() => expect(table.querySelector('tr[aria-rowindex="501"]')).not.toBeNull());
@@ -281,11 +315,16 @@ export const FiveHundredRows: Story = {
     // Keyboard: Tab from the last row in view reaches the next row's controls, not the page below.
     scroller.scrollTop = 0;
     await waitFor(() => expect(table.querySelector('tr[aria-rowindex="2"]')).not.toBeNull());
-    const firstEdit = within(table.querySelector('tr[aria-rowindex="2"]') as HTMLElement).getByRole('button', { name: /^Edit/ });
+    const firstEdit = within(table.querySelector('tr[aria-rowindex="2"]') as HTMLElement).getByRole(
+      'button',
+      { name: /^Edit/ },
+    );
     firstEdit.focus();
     for (let i = 0; i < 30; i++) await userEvent.tab();
     await expect(document.activeElement?.closest('table')).toBe(table);
-    await expect(Number(document.activeElement?.closest('tr')?.getAttribute('aria-rowindex'))).toBeGreaterThan(20);
+    await expect(
+      Number(document.activeElement?.closest('tr')?.getAttribute('aria-rowindex')),
+    ).toBeGreaterThan(20);
     // Back to a still, deterministic state for the screenshot.
     (document.activeElement as HTMLElement | null)?.blur();
     scroller.scrollTop = 0;
@@ -309,7 +348,11 @@ export const FiveHundredRowsUnvirtualised: Story = {
     await expect(table.querySelectorAll('tbody tr[data-index]')).toHaveLength(500);
     // Each size's two warm-up runs also absorb the switch from the previous size.
     for (const size of [20, 50, 100, 200, 500]) {
-      await benchSortChanges(canvasElement, `${size} rows, all rendered`, FIVE_HUNDRED_USERS_PAGE.rows.slice(0, size));
+      await benchSortChanges(
+        canvasElement,
+        `${size} rows, all rendered`,
+        FIVE_HUNDRED_USERS_PAGE.rows.slice(0, size),
+      );
     }
     console.info('[bench] done');
     await expect(table.querySelectorAll('tbody tr[data-index]')).toHaveLength(500);

@@ -13,7 +13,12 @@ import {
 } from '../fixtures/users';
 
 /** The §9 defaults: page 1, 50 per page, Last Update descending, no filters. */
-const DEFAULT_QUERY: UsersQuery = { page: 1, pageSize: USERS_DEFAULT_PAGE_SIZE, sort: DEFAULT_USERS_SORT, filters: NO_FILTERS };
+const DEFAULT_QUERY: UsersQuery = {
+  page: 1,
+  pageSize: USERS_DEFAULT_PAGE_SIZE,
+  sort: DEFAULT_USERS_SORT,
+  filters: NO_FILTERS,
+};
 
 const meta = {
   title: 'Components/UsersView',
@@ -61,7 +66,10 @@ export const Ready: Story = {
     const pager = canvas.getByRole('navigation', { name: 'Users pages' });
     await userEvent.click(within(pager).getByRole('button', { name: 'Next' }));
     await expect(args.onPageChange).toHaveBeenCalledWith(2);
-    await userEvent.selectOptions(within(pager).getByRole('combobox', { name: 'Page size' }), '100');
+    await userEvent.selectOptions(
+      within(pager).getByRole('combobox', { name: 'Page size' }),
+      '100',
+    );
     await expect(args.onPageSizeChange).toHaveBeenCalledWith(100);
     await userEvent.click(canvas.getByRole('button', { name: 'Email' }));
     await expect(args.onSortChange).toHaveBeenCalledWith('email');
@@ -100,7 +108,9 @@ export const Empty: Story = {
   play: async ({ canvas, args }) => {
     await expect(canvas.getByText('No users found.')).toBeVisible();
     await expect(canvas.getAllByText('0 users')).toHaveLength(2);
-    await userEvent.click(within(canvas.getByRole('table')).getByRole('button', { name: 'Refresh' }));
+    await userEvent.click(
+      within(canvas.getByRole('table')).getByRole('button', { name: 'Refresh' }),
+    );
     await expect(args.onRefresh).toHaveBeenCalledOnce();
     (document.activeElement as HTMLElement | null)?.blur();
   },
@@ -112,11 +122,20 @@ export const Filtered: Story = {
     ...Ready.args,
     query: {
       ...DEFAULT_QUERY,
-      filters: { ...NO_FILTERS, provider: 'clickbank', mgStatus: 'cancelled', expFrom: '2026-10-01' },
+      filters: {
+        ...NO_FILTERS,
+        provider: 'clickbank',
+        mgStatus: 'cancelled',
+        expFrom: '2026-10-01',
+      },
     },
     list: {
       status: 'ready',
-      data: { rows: USERS.filter((u) => u.provider === 'clickbank' && u.mgStatus === 'cancelled'), total: 2, totalPages: 1 },
+      data: {
+        rows: USERS.filter((u) => u.provider === 'clickbank' && u.mgStatus === 'cancelled'),
+        total: 2,
+        totalPages: 1,
+      },
     },
   },
   play: async ({ canvas, args }) => {
@@ -139,7 +158,9 @@ export const WithActionResult: Story = {
     actionResult: { tone: 'success', message: 'OK (scheduled for 2026-11-21 09:00 UTC)' },
   },
   play: async ({ canvas, args }) => {
-    const result = canvas.getAllByRole('status').find((el) => el.textContent?.includes('OK (scheduled'));
+    const result = canvas
+      .getAllByRole('status')
+      .find((el) => el.textContent?.includes('OK (scheduled'));
     await expect(result).toHaveTextContent('OK (scheduled for 2026-11-21 09:00 UTC)');
     await userEvent.click(canvas.getByRole('button', { name: 'Dismiss' }));
     await expect(args.onDismissActionResult).toHaveBeenCalledOnce();
@@ -175,10 +196,15 @@ export const ActionsFlow: Story = {
     await userEvent.click(await body().findByRole('menuitem', { name: 'Revoke on a date…' }));
     const dialog = await body().findByRole('dialog', { name: 'Revoke access on a date' });
     await expect(dialog).toHaveTextContent('alan@example.org');
-    await expect(within(dialog).getByLabelText('Date and time (UTC)')).toHaveValue('2026-11-21T09:00');
+    await expect(within(dialog).getByLabelText('Date and time (UTC)')).toHaveValue(
+      '2026-11-21T09:00',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await expect(args.onAccessAction).toHaveBeenCalledOnce();
-    await expect(args.onAccessAction).toHaveBeenCalledWith('alan@example.org', { kind: 'revoke_on_date', date: '2026-11-21 09:00:00' });
+    await expect(args.onAccessAction).toHaveBeenCalledWith('alan@example.org', {
+      kind: 'revoke_on_date',
+      date: '2026-11-21 09:00:00',
+    });
     await waitFor(() => expect(body().queryByRole('dialog')).toBeNull());
     await expect(edit).toHaveFocus();
     edit.blur();
@@ -193,7 +219,9 @@ export const RevokeNowFlow: Story = {
     await userEvent.click(edit);
     await userEvent.click(await body().findByRole('menuitem', { name: 'Revoke now' }));
     let dialog = await body().findByRole('alertdialog', { name: 'Revoke access now?' });
-    await expect(dialog).toHaveAccessibleDescription('ada@example.com loses forum access immediately.');
+    await expect(dialog).toHaveAccessibleDescription(
+      'ada@example.com loses forum access immediately.',
+    );
     await expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(body().queryByRole('alertdialog')).toBeNull());
@@ -205,7 +233,9 @@ export const RevokeNowFlow: Story = {
     dialog = await body().findByRole('alertdialog', { name: 'Revoke access now?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke now' }));
     await expect(args.onAccessAction).toHaveBeenCalledOnce();
-    await expect(args.onAccessAction).toHaveBeenCalledWith('ada@example.com', { kind: 'revoke_now' });
+    await expect(args.onAccessAction).toHaveBeenCalledWith('ada@example.com', {
+      kind: 'revoke_now',
+    });
     await waitFor(() => expect(body().queryByRole('alertdialog')).toBeNull());
     await expect(edit).toHaveFocus();
     edit.blur();

@@ -49,7 +49,13 @@ type PendingDialog =
  * for confirmation (ConfirmDialog). It holds only this UI state and emits one final
  * `onAction(email, action)`. Focus returns to the Edit trigger when the menu or a dialog closes.
  */
-export function AccessActionsMenu({ email, currentPeriodEnd, now, isPending = false, onAction }: AccessActionsMenuProps) {
+export function AccessActionsMenu({
+  email,
+  currentPeriodEnd,
+  now,
+  isPending = false,
+  onAction,
+}: AccessActionsMenuProps) {
   const triggerRef = useRef<HTMLButtonElement>(null);
   const [isMenuOpen, setIsMenuOpen] = useState(false);
   const [dialog, setDialog] = useState<PendingDialog | null>(null);
@@ -76,7 +82,10 @@ export function AccessActionsMenu({ email, currentPeriodEnd, now, isPending = fa
 
   function handleDateConfirm(kind: DatedAccessActionKind, wireDateTime: string) {
     setDialog(null);
-    onAction(email, kind === 'grant_on_date' ? { kind, until: wireDateTime } : { kind, date: wireDateTime });
+    onAction(
+      email,
+      kind === 'grant_on_date' ? { kind, until: wireDateTime } : { kind, date: wireDateTime },
+    );
   }
 
   function handleRevokeConfirm(kind: 'revoke_now' | 'revoke_deferred') {
@@ -86,7 +95,9 @@ export function AccessActionsMenu({ email, currentPeriodEnd, now, isPending = fa
 
   const periodEnd = formatUtcDateTime(currentPeriodEnd);
   const renewalText =
-    periodEnd === DASH ? 'the current billing period ends' : `the current billing period ends (${periodEnd} UTC)`;
+    periodEnd === DASH
+      ? 'the current billing period ends'
+      : `the current billing period ends (${periodEnd} UTC)`;
 
   return (
     <>
@@ -94,7 +105,11 @@ export function AccessActionsMenu({ email, currentPeriodEnd, now, isPending = fa
         Non-modal: a menu needs no focus trap or aria-hidden on the page (the trigger must stay
         exposed), and the date / confirm dialogs then open cleanly from its items.
       */}
-      <DropdownMenu.Root modal={false} open={isMenuOpen} onOpenChange={(open) => setIsMenuOpen(open && !isPending)}>
+      <DropdownMenu.Root
+        modal={false}
+        open={isMenuOpen}
+        onOpenChange={(open) => setIsMenuOpen(open && !isPending)}
+      >
         <DropdownMenu.Trigger asChild>
           <Button
             ref={triggerRef}
@@ -119,7 +134,11 @@ export function AccessActionsMenu({ email, currentPeriodEnd, now, isPending = fa
             }}
           >
             {GRANT_ITEMS.map((item) => (
-              <DropdownMenu.Item key={item.kind} className={styles.item} onSelect={() => handleSelect(item.kind)}>
+              <DropdownMenu.Item
+                key={item.kind}
+                className={styles.item}
+                onSelect={() => handleSelect(item.kind)}
+              >
                 {item.label}
               </DropdownMenu.Item>
             ))}
@@ -153,7 +172,9 @@ export function AccessActionsMenu({ email, currentPeriodEnd, now, isPending = fa
       {dialog?.type === 'confirm' ? (
         <ConfirmDialog
           isOpen
-          title={dialog.kind === 'revoke_deferred' ? 'Revoke access at renewal?' : 'Revoke access now?'}
+          title={
+            dialog.kind === 'revoke_deferred' ? 'Revoke access at renewal?' : 'Revoke access now?'
+          }
           description={
             dialog.kind === 'revoke_deferred'
               ? `${email} keeps forum access until ${renewalText}, then loses it.`

@@ -27,7 +27,10 @@ export interface AccessDateDialogProps {
 }
 
 /** Title, sentence and confirm-button style of each dated action. */
-const COPY: Record<DatedAccessActionKind, { title: string; sentence: (email: string) => string; tone: 'primary' | 'danger' }> = {
+const COPY: Record<
+  DatedAccessActionKind,
+  { title: string; sentence: (email: string) => string; tone: 'primary' | 'danger' }
+> = {
   grant_on_date: {
     title: 'Grant access until a date',
     sentence: (email) => `Grant forum access to ${email} now, until the date and time below.`,
@@ -46,7 +49,15 @@ const COPY: Record<DatedAccessActionKind, { title: string; sentence: (email: str
  * read as UTC and emitted in the wire form (toWireDateTime). Confirm is disabled while the input
  * is incomplete.
  */
-export function AccessDateDialog({ isOpen, kind, email, now, onConfirm, onCancel, returnFocusRef }: AccessDateDialogProps) {
+export function AccessDateDialog({
+  isOpen,
+  kind,
+  email,
+  now,
+  onConfirm,
+  onCancel,
+  returnFocusRef,
+}: AccessDateDialogProps) {
   const copy = COPY[kind];
   return (
     <Dialog.Root
@@ -67,7 +78,9 @@ export function AccessDateDialog({ isOpen, kind, email, now, onConfirm, onCancel
           }}
         >
           <Dialog.Title className={styles.title}>{copy.title}</Dialog.Title>
-          <Dialog.Description className={styles.description}>{copy.sentence(email)}</Dialog.Description>
+          <Dialog.Description className={styles.description}>
+            {copy.sentence(email)}
+          </Dialog.Description>
           <DateForm now={now} tone={copy.tone} onConfirm={onConfirm} />
         </Dialog.Content>
       </Dialog.Portal>

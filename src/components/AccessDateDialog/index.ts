@@ -1,1 +1,5 @@
-export { AccessDateDialog, type AccessDateDialogProps, type DatedAccessActionKind } from './AccessDateDialog';
+export {
+  AccessDateDialog,
+  type AccessDateDialogProps,
+  type DatedAccessActionKind,
+} from './AccessDateDialog';

@@ -60,7 +60,9 @@ export function ConfirmDialog({
           }}
         >
           <AlertDialog.Title className={styles.title}>{title}</AlertDialog.Title>
-          <AlertDialog.Description className={styles.description}>{description}</AlertDialog.Description>
+          <AlertDialog.Description className={styles.description}>
+            {description}
+          </AlertDialog.Description>
           <div className={styles.buttons}>
             <AlertDialog.Cancel asChild>
               <Button>{cancelLabel}</Button>

@@ -56,7 +56,9 @@ export function Pager({
   const isPrevDisabled = isBusy || page <= 1;
   const isNextDisabled = isBusy || lastPage == null || page >= lastPage;
   // Keep the current size selectable even if it is not one of the offered choices.
-  const sizes = pageSizes.includes(pageSize) ? pageSizes : [...pageSizes, pageSize].sort((a, b) => a - b);
+  const sizes = pageSizes.includes(pageSize)
+    ? pageSizes
+    : [...pageSizes, pageSize].sort((a, b) => a - b);
 
   return (
     <nav className={styles.pager} aria-label={label} aria-busy={isBusy || undefined}>

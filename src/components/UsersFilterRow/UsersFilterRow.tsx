@@ -54,22 +54,73 @@ export function UsersFilterRow({ filters, onFiltersChange, onClearAll }: UsersFi
         Filters
       </h2>
       <div className={styles.fields}>
-        <TextField label="ID" inputMode="numeric" autoComplete="off" value={filters.rowId} onValueChange={handleChange('rowId')} />
-        <TextField label="Email" autoComplete="off" value={filters.email} onValueChange={handleChange('email')} />
-        <SelectField label="Provider" options={PROVIDER_OPTIONS} value={filters.provider} onValueChange={handleChange('provider')} />
-        <TextField label="Provider ID" autoComplete="off" value={filters.providerId} onValueChange={handleChange('providerId')} />
+        <TextField
+          label="ID"
+          inputMode="numeric"
+          autoComplete="off"
+          value={filters.rowId}
+          onValueChange={handleChange('rowId')}
+        />
+        <TextField
+          label="Email"
+          autoComplete="off"
+          value={filters.email}
+          onValueChange={handleChange('email')}
+        />
+        <SelectField
+          label="Provider"
+          options={PROVIDER_OPTIONS}
+          value={filters.provider}
+          onValueChange={handleChange('provider')}
+        />
+        <TextField
+          label="Provider ID"
+          autoComplete="off"
+          value={filters.providerId}
+          onValueChange={handleChange('providerId')}
+        />
         <SelectField
           label="Provider Status"
           options={PROVIDER_STATUS_OPTIONS}
           value={filters.providerStatus}
           onValueChange={handleChange('providerStatus')}
         />
-        <SelectField label="MG Status" options={MG_STATUS_OPTIONS} value={filters.mgStatus} onValueChange={handleChange('mgStatus')} />
-        <SelectField label="Cadence" options={CADENCE_OPTIONS} value={filters.cadence} onValueChange={handleChange('cadence')} />
-        <TextField label="Start from" type="date" value={filters.startFrom} onValueChange={handleChange('startFrom')} />
-        <TextField label="Start to" type="date" value={filters.startTo} onValueChange={handleChange('startTo')} />
-        <TextField label="Expiry from" type="date" value={filters.expFrom} onValueChange={handleChange('expFrom')} />
-        <TextField label="Expiry to" type="date" value={filters.expTo} onValueChange={handleChange('expTo')} />
+        <SelectField
+          label="MG Status"
+          options={MG_STATUS_OPTIONS}
+          value={filters.mgStatus}
+          onValueChange={handleChange('mgStatus')}
+        />
+        <SelectField
+          label="Cadence"
+          options={CADENCE_OPTIONS}
+          value={filters.cadence}
+          onValueChange={handleChange('cadence')}
+        />
+        <TextField
+          label="Start from"
+          type="date"
+          value={filters.startFrom}
+          onValueChange={handleChange('startFrom')}
+        />
+        <TextField
+          label="Start to"
+          type="date"
+          value={filters.startTo}
+          onValueChange={handleChange('startTo')}
+        />
+        <TextField
+          label="Expiry from"
+          type="date"
+          value={filters.expFrom}
+          onValueChange={handleChange('expFrom')}
+        />
+        <TextField
+          label="Expiry to"
+          type="date"
+          value={filters.expTo}
+          onValueChange={handleChange('expTo')}
+        />
         <div className={styles.actions}>
           <Button onClick={onClearAll}>Clear</Button>
         </div>

@@ -79,11 +79,15 @@ const OVERSCAN_ROWS = 8;
 
 /** What cells need from the table's owner; TanStack `meta`, so the columns stay at module scope. */
 interface UsersTableMeta {
+  /** The instant badges and date defaults are judged against. */
   now: Date;
+  /** The email whose action is running, or null. */
   pendingActionEmail: string | null;
+  /** Stable relay to the owner's onAccessAction. */
   onAccessAction: (email: string, action: AccessAction) => void;
 }
 
+/** The cell context of a table built by UsersTable. */
 function metaOf(table: Table<UserRow>): UsersTableMeta {
   return table.options.meta as UsersTableMeta;
 }
@@ -107,7 +111,11 @@ const COLUMNS = [
       </span>
     ),
   }),
-  column.accessor('provider', { id: 'provider', header: 'Provider', cell: (c) => text(c.getValue()) }),
+  column.accessor('provider', {
+    id: 'provider',
+    header: 'Provider',
+    cell: (c) => text(c.getValue()),
+  }),
   column.accessor('providerId', {
     id: 'provider_id',
     header: 'Provider ID',
@@ -128,9 +136,21 @@ const COLUMNS = [
     cell: (c) => <MgStatusBadge row={c.row.original} now={metaOf(c.table).now} />,
   }),
   column.accessor('cadence', { id: 'cadence', header: 'Cadence', cell: (c) => text(c.getValue()) }),
-  column.accessor('startDate', { id: 'start_date', header: 'Start', cell: (c) => formatUtcDateTime(c.getValue()) }),
-  column.accessor('expiresAt', { id: 'expires_at', header: 'Expire', cell: (c) => formatUtcDateTime(c.getValue()) }),
-  column.accessor('updatedAt', { id: 'updated_at', header: 'Last Update', cell: (c) => formatUtcDateTime(c.getValue()) }),
+  column.accessor('startDate', {
+    id: 'start_date',
+    header: 'Start',
+    cell: (c) => formatUtcDateTime(c.getValue()),
+  }),
+  column.accessor('expiresAt', {
+    id: 'expires_at',
+    header: 'Expire',
+    cell: (c) => formatUtcDateTime(c.getValue()),
+  }),
+  column.accessor('updatedAt', {
+    id: 'updated_at',
+    header: 'Last Update',
+    cell: (c) => formatUtcDateTime(c.getValue()),
+  }),
   column.display({
     id: 'actions',
     header: 'Actions',
@@ -181,13 +201,19 @@ export function UsersTable({
   useLayoutEffect(() => {
     onAccessActionRef.current = onAccessAction;
   });
-  const handleAccessAction = useCallback((email: string, action: AccessAction) => onAccessActionRef.current(email, action), []);
+  const handleAccessAction = useCallback(
+    (email: string, action: AccessAction) => onAccessActionRef.current(email, action),
+    [],
+  );
   const [defaultNow] = useState(() => new Date());
   const meta = useMemo<UsersTableMeta>(
     () => ({ now: now ?? defaultNow, pendingActionEmail, onAccessAction: handleAccessAction }),
     [now, defaultNow, pendingActionEmail, handleAccessAction],
   );
-  const sorting = useMemo<SortingState>(() => [{ id: sort.key, desc: sort.direction === 'desc' }], [sort.key, sort.direction]);
+  const sorting = useMemo<SortingState>(
+    () => [{ id: sort.key, desc: sort.direction === 'desc' }],
+    [sort.key, sort.direction],
+  );
 
   // No React Compiler in this build: the table instance is read during render, never memoised.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -214,7 +240,9 @@ export function UsersTable({
     (range: Range) => {
       const indexes = defaultRangeExtractor(range);
       if (focusedIndex == null || focusedIndex >= range.count) return indexes;
-      const keep = [focusedIndex - 1, focusedIndex, focusedIndex + 1].filter((i) => i >= 0 && i < range.count);
+      const keep = [focusedIndex - 1, focusedIndex, focusedIndex + 1].filter(
+        (i) => i >= 0 && i < range.count,
+      );
       return [...new Set([...indexes, ...keep])].sort((a, b) => a - b);
     },
     [focusedIndex],
@@ -291,10 +319,23 @@ export function UsersTable({
               </Button>
             </StateRow>
           ) : isVirtual ? (
-            <VirtualRows rows={rows} items={virtualizer.getVirtualItems()} totalSize={virtualizer.getTotalSize()} meta={meta} columnCount={columnCount} firstRowIndex={firstRowIndex} />
+            <VirtualRows
+              rows={rows}
+              items={virtualizer.getVirtualItems()}
+              totalSize={virtualizer.getTotalSize()}
+              meta={meta}
+              columnCount={columnCount}
+              firstRowIndex={firstRowIndex}
+            />
           ) : (
             rows.map((row, index) => (
-              <UsersTableRow key={row.id} row={row} index={index} ariaRowIndex={firstRowIndex + index + 2} meta={meta} />
+              <UsersTableRow
+                key={row.id}
+                row={row}
+                index={index}
+                ariaRowIndex={firstRowIndex + index + 2}
+                meta={meta}
+              />
             ))
           )}
         </tbody>
@@ -379,17 +420,36 @@ interface VirtualRowsProps {
 }
 
 /** The rendered window of a large page, with spacer rows standing in for the rows not rendered. */
-function VirtualRows({ rows, items, totalSize, meta, columnCount, firstRowIndex }: VirtualRowsProps) {
+function VirtualRows({
+  rows,
+  items,
+  totalSize,
+  meta,
+  columnCount,
+  firstRowIndex,
+}: VirtualRowsProps) {
   const out: ReactNode[] = [];
   let end = 0;
   for (const item of items) {
     const row = rows[item.index];
     if (!row) continue;
-    if (item.start > end) out.push(<Spacer key={`gap-${item.key}`} height={item.start - end} columnCount={columnCount} />);
-    out.push(<UsersTableRow key={row.id} row={row} index={item.index} ariaRowIndex={firstRowIndex + item.index + 2} meta={meta} />);
+    if (item.start > end)
+      out.push(
+        <Spacer key={`gap-${item.key}`} height={item.start - end} columnCount={columnCount} />,
+      );
+    out.push(
+      <UsersTableRow
+        key={row.id}
+        row={row}
+        index={item.index}
+        ariaRowIndex={firstRowIndex + item.index + 2}
+        meta={meta}
+      />,
+    );
     end = item.end;
   }
-  if (totalSize > end) out.push(<Spacer key="gap-end" height={totalSize - end} columnCount={columnCount} />);
+  if (totalSize > end)
+    out.push(<Spacer key="gap-end" height={totalSize - end} columnCount={columnCount} />);
   return out;
 }
 
@@ -423,7 +483,11 @@ interface UsersTableRowProps {
 }
 
 /** One user row; memoised so scrolling a large page re-renders only the rows that enter. */
-const UsersTableRow = memo(function UsersTableRow({ row, index, ariaRowIndex }: UsersTableRowProps) {
+const UsersTableRow = memo(function UsersTableRow({
+  row,
+  index,
+  ariaRowIndex,
+}: UsersTableRowProps) {
   return (
     <tr aria-rowindex={ariaRowIndex} data-index={index}>
       {row.getVisibleCells().map((cell) => (

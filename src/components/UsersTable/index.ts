@@ -1,1 +1,6 @@
-export { UsersTable, USERS_TABLE_VIRTUALIZE_ABOVE_ROWS, type UsersTableProps, type UsersTableStatus } from './UsersTable';
+export {
+  UsersTable,
+  USERS_TABLE_VIRTUALIZE_ABOVE_ROWS,
+  type UsersTableProps,
+  type UsersTableStatus,
+} from './UsersTable';

@@ -2,7 +2,14 @@ import { useId, useState } from 'react';
 import { formatCount } from '../../domain/format';
 import { isActiveUser } from '../../domain/status';
 import { USERS_PAGE_SIZES } from '../../domain/types';
-import type { AccessAction, AsyncState, UserSortKey, UsersFilters, UsersPage, UsersQuery } from '../../domain/types';
+import type {
+  AccessAction,
+  AsyncState,
+  UserSortKey,
+  UsersFilters,
+  UsersPage,
+  UsersQuery,
+} from '../../domain/types';
 import { ActionResultAlert, type ActionResultMessage } from '../ActionResultAlert';
 import { Pager } from '../Pager';
 import { UsersFilterRow } from '../UsersFilterRow';
@@ -100,10 +107,18 @@ export function UsersView({
         </p>
       </header>
 
-      <UsersFilterRow filters={query.filters} onFiltersChange={onFiltersChange} onClearAll={onClearAll} />
+      <UsersFilterRow
+        filters={query.filters}
+        onFiltersChange={onFiltersChange}
+        onClearAll={onClearAll}
+      />
 
       {actionResult ? (
-        <ActionResultAlert tone={actionResult.tone} message={actionResult.message} onDismiss={onDismissActionResult} />
+        <ActionResultAlert
+          tone={actionResult.tone}
+          message={actionResult.message}
+          onDismiss={onDismissActionResult}
+        />
       ) : null}
 
       <UsersTable
