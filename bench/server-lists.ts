@@ -151,11 +151,11 @@ async function main(): Promise<void> {
   await db.close();
 }
 
-/** Prints the plan of each SELECT the last request sent (EXPLAIN with the same parameters). */
+/** Prints the plan of each SELECT / WITH query the last request sent (EXPLAIN with the same parameters). */
 async function explain(db: PGlite, name: string, log: { sql: string; params: unknown[] }[]): Promise<void> {
   console.log(`\n=== ${name}`);
   for (const q of log) {
-    if (!/^\s*SELECT/i.test(q.sql)) continue;
+    if (!/^\s*(SELECT|WITH)/i.test(q.sql)) continue;
     const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.sql}`, q.params);
     console.log(plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
   }
