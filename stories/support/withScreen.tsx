@@ -1,6 +1,6 @@
 import type { Decorator } from '@storybook/react-vite';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { createQueryClient } from '../../src/app/queryClient';
 
@@ -17,8 +17,12 @@ export interface ScreenParameters {
  * query cache without retries (so error states show at once). Network calls are answered by the
  * story's MSW handlers (`parameters.msw.handlers`); unmocked /api/ calls fail the story.
  */
-export const withScreen: Decorator = (Story, context) => {
-  const screen = (context.parameters.screen ?? {}) as ScreenParameters;
+export const withScreen: Decorator = (Story, context) => (
+  <ScreenHarness screen={(context.parameters.screen ?? {}) as ScreenParameters} Story={Story} />
+);
+
+/** The router and query cache of one screen story (a component, so it may hold state). */
+function ScreenHarness({ screen, Story }: { screen: ScreenParameters; Story: ComponentType }) {
   const [queryClient] = useState(() => createQueryClient({ retry: false }));
   const [router] = useState(() =>
     createMemoryRouter(
@@ -34,4 +38,4 @@ export const withScreen: Decorator = (Story, context) => {
       <RouterProvider router={router} />
     </QueryClientProvider>
   );
-};
+}
