@@ -5,7 +5,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
-import { chromiumArgs, chromiumPath } from './tests/chromium';
+import { chromiumArgs, chromiumPath } from './tests/chromium.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
@@ -16,6 +16,29 @@ const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 export default defineConfig({
   base: '/admin/',
   plugins: [react()],
+  // Pre-bundle every runtime dependency up front: on a cold cache (a fresh CI clone) Vite would
+  // otherwise discover them mid-run and reload the browser tests once, failing that first run.
+  optimizeDeps: {
+    include: [
+      'react',
+      'react-dom',
+      'react-dom/client',
+      'react/jsx-runtime',
+      'react/jsx-dev-runtime',
+      'react-router-dom',
+      '@tanstack/react-query',
+      '@tanstack/react-table',
+      '@tanstack/react-virtual',
+      '@radix-ui/react-dialog',
+      '@radix-ui/react-dropdown-menu',
+      '@radix-ui/react-alert-dialog',
+      '@radix-ui/react-popover',
+      'zod',
+      'msw',
+      'msw/browser',
+      'mockdate',
+    ],
+  },
   build: { outDir: 'dist', sourcemap: true },
   server: {
     port: 5173,
