@@ -8,7 +8,8 @@ import { addMonthsUtc, DemoGenerator } from './generate';
 import { createRng } from './prng';
 import { seedDemoData, type SeedSummary } from '.';
 
-const fixturesDir = new URL('../../../shared/fixtures/', import.meta.url);
+// In-repo copies of ../shared/fixtures (see tests/msw/provider/README.md).
+const fixturesDir = new URL('../../tests/msw/provider/', import.meta.url);
 const lsFixture = JSON.parse(readFileSync(new URL('lemonsqueezy-subscription.json', fixturesDir), 'utf8')) as {
   attributes: Record<string, unknown> & { first_subscription_item: object; urls: object };
 };
