@@ -8,7 +8,7 @@
  * | / (index)       | DashboardScreen                          | yes   |
  * | /metrics        | PlaceholderScreen 'Metrics'              | yes   |
  * | /users          | PlaceholderScreen 'Users' (UsersScreen slot) | yes |
- * | /subscriptions  | PlaceholderScreen 'Subscriptions' (SubscriptionsScreen slot) | yes |
+ * | /subscriptions  | SubscriptionsScreen                      | yes   |
  * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
  * | /logs           | PlaceholderScreen 'Logs'                 | yes   |
  * | /settings       | SettingsScreen                           | yes   |
@@ -39,6 +39,9 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
 const LoginScreen = lazyScreen(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
 const DashboardScreen = lazyScreen(() => import('../screens/DashboardScreen').then((m) => m.DashboardScreen));
 const SettingsScreen = lazyScreen(() => import('../screens/SettingsScreen').then((m) => m.SettingsScreen));
+const SubscriptionsScreen = lazyScreen(() =>
+  import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
+);
 const PlaceholderScreen = lazyScreen(() =>
   import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
 );
@@ -85,8 +88,11 @@ export const appRoutes: RouteObject[] = [
               placeholderRoute('metrics', titles.metrics),
               // Slot: src/screens/UsersScreen.tsx replaces this placeholder when it lands.
               placeholderRoute('users', titles.users),
-              // Slot: src/screens/SubscriptionsScreen.tsx replaces this placeholder when it lands.
-              placeholderRoute('subscriptions', titles.subscriptions),
+              {
+                path: 'subscriptions',
+                handle: { title: titles.subscriptions } satisfies RouteHandle,
+                element: <SubscriptionsScreen />,
+              },
               placeholderRoute('isr', titles.isr),
               placeholderRoute('logs', titles.logs),
               {

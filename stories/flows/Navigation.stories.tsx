@@ -2,7 +2,13 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { PLACEHOLDER_TEXT } from '../../src/screens/PlaceholderScreen';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/types';
-import { healthDbHandlers, healthHandlers, statsHandlers, whoamiHandlers } from '../../tests/msw/handlers';
+import {
+  healthDbHandlers,
+  healthHandlers,
+  statsHandlers,
+  subscriptionsHandlers,
+  whoamiHandlers,
+} from '../../tests/msw/handlers';
 import { FlowApp, flowLocation } from './FlowApp';
 import { LAZY, quietStream, recordCalls, seen } from './handlers';
 
@@ -16,7 +22,7 @@ const meta = {
   args: { initialEntry: '/' },
   parameters: {
     layout: 'fullscreen',
-    msw: { handlers: [recordCalls, statsHandlers.ok(), quietStream()] },
+    msw: { handlers: [recordCalls, statsHandlers.ok(), subscriptionsHandlers.list(), quietStream()] },
   },
   beforeEach() {
     seen.length = 0;
@@ -60,7 +66,7 @@ export const EverySidebarEntry: Story = {
     const screens: [label: string, path: string, title: string, isPlaceholder: boolean][] = [
       ['Metrics', '/metrics', 'Metrics', true],
       ['Users', '/users', 'Users', true],
-      ['Subscriptions', '/subscriptions', 'Subscriptions', true],
+      ['Subscriptions', '/subscriptions', 'Subscriptions', false],
       ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)', true],
       ['Logs', '/logs', 'Logs', true],
       ['Settings', '/settings', 'Settings', false],
