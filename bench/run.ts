@@ -1,0 +1,20 @@
+/**
+ * `npm run bench`: the benchmarks as printed figures (never asserted). Bundle size always; the
+ * server list benchmark at BENCH_CUSTOMERS (default here 20 000, so it finishes in a few
+ * minutes; 100 000 for the issue's load figures). The 500-row table render benchmark needs a
+ * Storybook build: `npx tsx bench/users-table-render.ts` (see bench/users-table-render.md).
+ */
+import { spawnSync } from 'node:child_process';
+
+function run(title: string, command: string, args: string[], env: Record<string, string> = {}) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) process.exitCode = result.status ?? 1;
+}
+
+run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+run('bundle size', 'npx', ['tsx', 'bench/bundle-size.ts']);
+run('server list queries', 'npx', ['tsx', 'bench/server-lists.ts'], {
+  BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
+  BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
+});
