@@ -7,7 +7,7 @@
  * | /login          | LoginScreen                              | no    |
  * | / (index)       | DashboardScreen                          | yes   |
  * | /metrics        | PlaceholderScreen 'Metrics'              | yes   |
- * | /users          | PlaceholderScreen 'Users' (UsersScreen slot) | yes |
+ * | /users          | UsersScreen                              | yes   |
  * | /subscriptions  | SubscriptionsScreen                      | yes   |
  * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
  * | /logs           | PlaceholderScreen 'Logs'                 | yes   |
@@ -37,8 +37,13 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
 }
 
 const LoginScreen = lazyScreen(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
-const DashboardScreen = lazyScreen(() => import('../screens/DashboardScreen').then((m) => m.DashboardScreen));
-const SettingsScreen = lazyScreen(() => import('../screens/SettingsScreen').then((m) => m.SettingsScreen));
+const DashboardScreen = lazyScreen(() =>
+  import('../screens/DashboardScreen').then((m) => m.DashboardScreen),
+);
+const SettingsScreen = lazyScreen(() =>
+  import('../screens/SettingsScreen').then((m) => m.SettingsScreen),
+);
+const UsersScreen = lazyScreen(() => import('../screens/UsersScreen').then((m) => m.UsersScreen));
 const SubscriptionsScreen = lazyScreen(() =>
   import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
 );
@@ -73,7 +78,11 @@ export const appRoutes: RouteObject[] = [
     element: <AppRoot />,
     errorElement: <RouteError />,
     children: [
-      { path: 'login', handle: { title: 'Admin Login' } satisfies RouteHandle, element: <LoginScreen /> },
+      {
+        path: 'login',
+        handle: { title: 'Admin Login' } satisfies RouteHandle,
+        element: <LoginScreen />,
+      },
       {
         element: <RequireAuth />,
         children: [
@@ -86,8 +95,11 @@ export const appRoutes: RouteObject[] = [
                 element: <DashboardScreen />,
               },
               placeholderRoute('metrics', titles.metrics),
-              // Slot: src/screens/UsersScreen.tsx replaces this placeholder when it lands.
-              placeholderRoute('users', titles.users),
+              {
+                path: 'users',
+                handle: { title: titles.users } satisfies RouteHandle,
+                element: <UsersScreen />,
+              },
               {
                 path: 'subscriptions',
                 handle: { title: titles.subscriptions } satisfies RouteHandle,

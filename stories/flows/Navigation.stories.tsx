@@ -7,6 +7,7 @@ import {
   healthHandlers,
   statsHandlers,
   subscriptionsHandlers,
+  usersHandlers,
   whoamiHandlers,
 } from '../../tests/msw/handlers';
 import { FlowApp, flowLocation } from './FlowApp';
@@ -22,7 +23,15 @@ const meta = {
   args: { initialEntry: '/' },
   parameters: {
     layout: 'fullscreen',
-    msw: { handlers: [recordCalls, statsHandlers.ok(), subscriptionsHandlers.list(), quietStream()] },
+    msw: {
+      handlers: [
+        recordCalls,
+        statsHandlers.ok(),
+        usersHandlers.list(),
+        subscriptionsHandlers.list(),
+        quietStream(),
+      ],
+    },
   },
   beforeEach() {
     seen.length = 0;
@@ -46,13 +55,22 @@ export const UnknownPath: Story = {
 export const UnknownPathSignedOut: Story = {
   args: { initialEntry: '/nope' },
   parameters: {
-    msw: { handlers: [recordCalls, whoamiHandlers.signedOut(), healthHandlers.ok(), healthDbHandlers.ok()] },
+    msw: {
+      handlers: [
+        recordCalls,
+        whoamiHandlers.signedOut(),
+        healthHandlers.ok(),
+        healthDbHandlers.ok(),
+      ],
+    },
   },
   beforeEach() {
     localStorage.removeItem(TOKEN_STORAGE_KEY);
   },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY)).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY),
+    ).toBeVisible();
     await expect(flowLocation()).toBe('/login');
     await expect(seen).not.toContain('GET /api/admin/stats');
   },
@@ -65,7 +83,7 @@ export const EverySidebarEntry: Story = {
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     const screens: [label: string, path: string, title: string, isPlaceholder: boolean][] = [
       ['Metrics', '/metrics', 'Metrics', true],
-      ['Users', '/users', 'Users', true],
+      ['Users', '/users', 'Users', false],
       ['Subscriptions', '/subscriptions', 'Subscriptions', false],
       ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)', true],
       ['Logs', '/logs', 'Logs', true],
@@ -75,7 +93,9 @@ export const EverySidebarEntry: Story = {
     ];
     for (const [label, path, title, isPlaceholder] of screens) {
       await userEvent.click(within(nav).getByRole('link', { name: label }));
-      await expect(await canvas.findByRole('heading', { level: 1, name: title }, LAZY)).toBeVisible();
+      await expect(
+        await canvas.findByRole('heading', { level: 1, name: title }, LAZY),
+      ).toBeVisible();
       await expect(flowLocation()).toBe(path);
       await waitFor(() => expect(document.title).toBe(`${title} · MG Admin Console`));
       await waitFor(() => expect(canvas.getByRole('main')).toHaveFocus());
