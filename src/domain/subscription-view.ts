@@ -1,6 +1,6 @@
 /**
  * Display rules of the Subscriptions screen and its detail drawer that src/domain/detail.ts does
- * not cover (specification §2 Subscriptions, §5): paging, the Location line, yes/no, cadence and
+ * not cover (specification §2 Subscriptions, §5): the Location line, yes/no, cadence and
  * dash fallbacks. Pure and total: every function accepts missing values and never throws.
  */
 import { DASH } from './format';
@@ -19,15 +19,6 @@ function text(value: string | null | undefined): string | null {
 /** Whether a provider value is the marketplace (clickbank), ignoring case and spaces. */
 export function isMarketplace(provider: string | null | undefined): boolean {
   return text(provider)?.toLowerCase() === MARKETPLACE_PROVIDER;
-}
-
-/**
- * Total pages for a list that answers only `total` (§7 GET /subscriptions): at least 1, so an
- * empty list still reads 'Page 1 of 1'.
- */
-export function totalPagesOf(total: number, pageSize: number): number {
-  if (!Number.isFinite(total) || !Number.isFinite(pageSize) || pageSize <= 0) return 1;
-  return Math.max(1, Math.ceil(total / pageSize));
 }
 
 /**

@@ -65,7 +65,10 @@ export function AppLayoutScreen({ children }: AppLayoutScreenProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY);
-  const [isSidebarCollapsed, setSidebarCollapsed] = useStoredFlag(SIDEBAR_COLLAPSED_STORAGE_KEY, false);
+  const [isSidebarCollapsed, setSidebarCollapsed] = useStoredFlag(
+    SIDEBAR_COLLAPSED_STORAGE_KEY,
+    false,
+  );
   const [isSoundEnabled, handleSoundToggle] = useSoundSetting();
   // The overlay is open only at the location it was opened at: any navigation closes it.
   const [mobileNavOpenAt, setMobileNavOpenAt] = useState<string | null>(null);
