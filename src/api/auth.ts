@@ -47,7 +47,10 @@ function failedLogin(code: string | null, serverMessage: string | null): LoginRe
  * with the text to show ('Incorrect password', 'Network error', 'Login failed'…); it rejects
  * only when `signal` aborts.
  */
-export async function login(credentials: LoginCredentials, signal?: AbortSignal): Promise<LoginResult> {
+export async function login(
+  credentials: LoginCredentials,
+  signal?: AbortSignal,
+): Promise<LoginResult> {
   try {
     const answer = await apiRequest('/auth/login', {
       method: 'POST',
@@ -98,7 +101,11 @@ const whoamiWire = z.object({ ok: wireBool, user: z.unknown().optional() });
  */
 export async function fetchWhoAmI(signal?: AbortSignal): Promise<WhoAmI> {
   try {
-    const answer = await apiRequest('/auth/whoami', { schema: whoamiWire, signal, authProbe: true });
+    const answer = await apiRequest('/auth/whoami', {
+      schema: whoamiWire,
+      signal,
+      authProbe: true,
+    });
     const user = asObject(answer.user);
     const email = readString(user?.email);
     const name = readString(user?.name);

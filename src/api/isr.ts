@@ -8,7 +8,15 @@ import { z } from 'zod';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
 import { apiRequest, type QueryParams } from './client';
 import { queryKeys } from './queryKeys';
-import { asObject, asObjectList, readInt, readString, wireInt, wireObject, type WireObject } from './wire';
+import {
+  asObject,
+  asObjectList,
+  readInt,
+  readString,
+  wireInt,
+  wireObject,
+  type WireObject,
+} from './wire';
 
 /** §9: ISR events page size. */
 export const ISR_EVENTS_PAGE_SIZE = 50;
@@ -203,7 +211,10 @@ function toIsrEvent(r: WireObject): IsrEvent {
 }
 
 /** GET /isr-events with the search → IsrEventsPage. Rejects with ApiError (the page shows none). */
-export async function fetchIsrEvents(q: IsrEventsQuery, signal?: AbortSignal): Promise<IsrEventsPage> {
+export async function fetchIsrEvents(
+  q: IsrEventsQuery,
+  signal?: AbortSignal,
+): Promise<IsrEventsPage> {
   const answer = await apiRequest('/isr-events', {
     query: isrEventsParams(q),
     schema: rowsSchema,

@@ -58,23 +58,21 @@ export const subscriptionRowSchema = z
     currency: wireString,
     updated_at: wireString,
   })
-  .transform(
-    (r): SubscriptionRow => ({
-      rowId: r.row_id,
-      email: r.email,
-      name: r.name,
-      provider: r.provider,
-      providerId: r.provider_id,
-      status: r.status,
-      cadence: r.cadence,
-      startDate: r.start_date,
-      currentPeriodEnd: r.current_period_end,
-      expiresAt: r.expires_at,
-      amountCents: r.amount,
-      currency: r.currency,
-      updatedAt: r.updated_at,
-    }),
-  );
+  .transform((r): SubscriptionRow => ({
+    rowId: r.row_id,
+    email: r.email,
+    name: r.name,
+    provider: r.provider,
+    providerId: r.provider_id,
+    status: r.status,
+    cadence: r.cadence,
+    startDate: r.start_date,
+    currentPeriodEnd: r.current_period_end,
+    expiresAt: r.expires_at,
+    amountCents: r.amount,
+    currency: r.currency,
+    updatedAt: r.updated_at,
+  }));
 
 /** GET /subscriptions answer {rows, total} → SubscriptionsPage (missing total = rows counted). */
 export const subscriptionsPageSchema = z
@@ -309,9 +307,7 @@ export function sortOrdersNewestFirst(orders: readonly MarketplaceOrder[]): Mark
 }
 
 const clickbankOrdersSchema = z.object({
-  local: z
-    .object({ clickbank_details: z.array(z.unknown()).nullish() })
-    .nullish(),
+  local: z.object({ clickbank_details: z.array(z.unknown()).nullish() }).nullish(),
 });
 
 /**

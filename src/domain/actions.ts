@@ -12,14 +12,17 @@ export interface ActionAlert {
 }
 
 /** The Edit-actions menu entries (§2 Users), in menu order, with whether they need a date. */
-export const ACCESS_ACTIONS: readonly { kind: AccessActionKind; label: string; needsDate: boolean }[] =
-  [
-    { kind: 'grant', label: 'Grant now', needsDate: false },
-    { kind: 'grant_on_date', label: 'Grant until a date', needsDate: true },
-    { kind: 'revoke_now', label: 'Revoke now', needsDate: false },
-    { kind: 'revoke_deferred', label: 'Revoke at renewal (deferred)', needsDate: false },
-    { kind: 'revoke_on_date', label: 'Revoke on a date', needsDate: true },
-  ];
+export const ACCESS_ACTIONS: readonly {
+  kind: AccessActionKind;
+  label: string;
+  needsDate: boolean;
+}[] = [
+  { kind: 'grant', label: 'Grant now', needsDate: false },
+  { kind: 'grant_on_date', label: 'Grant until a date', needsDate: true },
+  { kind: 'revoke_now', label: 'Revoke now', needsDate: false },
+  { kind: 'revoke_deferred', label: 'Revoke at renewal (deferred)', needsDate: false },
+  { kind: 'revoke_on_date', label: 'Revoke on a date', needsDate: true },
+];
 
 /**
  * Builds the AccessAction for a menu kind; `wireDateTime` ('YYYY-MM-DD HH:MM:SS' UTC, from
@@ -45,9 +48,7 @@ function text(value: unknown): string {
 }
 
 type DiscourseClause =
-  | { kind: 'error'; text: string }
-  | { kind: 'ok'; text: string }
-  | { kind: 'none' };
+  { kind: 'error'; text: string } | { kind: 'ok'; text: string } | { kind: 'none' };
 
 /**
  * What the forum said, in this precedence: an error string → error; skipped → 'Discourse

@@ -50,9 +50,7 @@ export function addressRegion(
   detail: Pick<SubscriptionDetail, 'address' | 'city' | 'region' | 'country'>,
 ): string | null {
   const a = detail.address;
-  const parts = a
-    ? [a.city, a.state, a.postalCode, a.country].map(nonBlank).filter(Boolean)
-    : [];
+  const parts = a ? [a.city, a.state, a.postalCode, a.country].map(nonBlank).filter(Boolean) : [];
   const fallback = [detail.city, detail.region, detail.country].map(nonBlank).filter(Boolean);
   const chosen = parts.length ? parts : fallback;
   return chosen.length ? chosen.join(', ') : null;
@@ -80,7 +78,8 @@ export function safeExternalLinks(
     if (typeof value !== 'string') continue;
     try {
       const url = new URL(value.trim());
-      if (url.protocol === 'http:' || url.protocol === 'https:') links.push({ name, href: url.href });
+      if (url.protocol === 'http:' || url.protocol === 'https:')
+        links.push({ name, href: url.href });
     } catch {
       // not an absolute URL: skipped
     }
@@ -90,9 +89,7 @@ export function safeExternalLinks(
 
 /** The footer total of a page of subscriptions (§2). */
 export type PageAmountTotal =
-  | { kind: 'single'; amountCents: number; currency: string }
-  | { kind: 'mixed' }
-  | { kind: 'none' };
+  { kind: 'single'; amountCents: number; currency: string } | { kind: 'mixed' } | { kind: 'none' };
 
 /**
  * Totals the amounts on the page (§2 footer). Rows without an amount are skipped; a missing

@@ -113,7 +113,12 @@ export const STATS_ALIASES = {
   ],
   newToday: ['newToday', 'new_today'],
   renewalsToday: ['renewalsToday', 'renewals_today'],
-  cancellationsToday: ['cancellationsToday', 'cancellations_today', 'cancelsToday', 'cancels_today'],
+  cancellationsToday: [
+    'cancellationsToday',
+    'cancellations_today',
+    'cancelsToday',
+    'cancels_today',
+  ],
   totalSubscribers: ['totalSubscribers', 'total_subscribers'],
   totalRevenue: ['totalRevenueCents', 'total_revenue_cents', 'totalRevenue', 'total_revenue'],
 } as const satisfies Record<string, readonly string[]>;
