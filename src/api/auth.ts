@@ -3,7 +3,7 @@
  * /auth/whoami, GET /health, GET /health/db) and their queries. Login, who-am-I and logout are
  * authentication probes: their 401 is an answer, so they never trigger the 401 redirect.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { loginMessage, type BackendCheck } from '../domain/auth';
 import type { WhoAmI } from '../domain/types';
@@ -196,16 +196,6 @@ export function healthDbQueryOptions() {
     queryFn: ({ signal }) => fetchHealthDb(signal),
     retry: false,
   });
-}
-
-/** Hook: who-am-I as a query. */
-export function useWhoAmI() {
-  return useQuery(whoamiQueryOptions());
-}
-
-/** Hook: the login screen's backend check as a query. */
-export function useBackendCheck() {
-  return useQuery(backendCheckQueryOptions());
 }
 
 /**

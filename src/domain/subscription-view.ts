@@ -5,10 +5,9 @@
  */
 import { DASH } from './format';
 import { marketplaceLocation } from './detail';
+import { totalPages } from './paging';
+import { isClickbank } from './providers';
 import type { MarketplaceOrder, SubscriptionDetail } from './types';
-
-/** The marketplace provider value (§1): the one whose detail carries order records. */
-export const MARKETPLACE_PROVIDER = 'clickbank';
 
 /** A trimmed non-empty string, or null. */
 function text(value: string | null | undefined): string | null {
@@ -16,19 +15,11 @@ function text(value: string | null | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
-/** Whether a provider value is the marketplace (clickbank), ignoring case and spaces. */
-export function isMarketplace(provider: string | null | undefined): boolean {
-  return text(provider)?.toLowerCase() === MARKETPLACE_PROVIDER;
-}
-
 /**
- * Total pages for a list that answers only `total` (§7 GET /subscriptions): at least 1, so an
- * empty list still reads 'Page 1 of 1'.
+ * @deprecated Use `totalPages` from './paging' (the one copy of the arithmetic). Kept only until
+ * SubscriptionsView moves to the shared list foundation.
  */
-export function totalPagesOf(total: number, pageSize: number): number {
-  if (!Number.isFinite(total) || !Number.isFinite(pageSize) || pageSize <= 0) return 1;
-  return Math.max(1, Math.ceil(total / pageSize));
-}
+export const totalPagesOf = totalPages;
 
 /**
  * The Location line of Customer / Marketing (§2). For the marketplace: the latest order's state,
@@ -39,7 +30,7 @@ export function locationText(
   detail: Pick<SubscriptionDetail, 'provider' | 'city' | 'region' | 'country'>,
   latestOrder: MarketplaceOrder | null,
 ): string | null {
-  if (isMarketplace(detail.provider)) {
+  if (isClickbank(detail.provider)) {
     const fromOrder = marketplaceLocation(latestOrder);
     if (fromOrder) return fromOrder;
   }
