@@ -13,6 +13,7 @@ import {
 } from '@tanstack/react-query';
 import { z } from 'zod';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
+import { totalPages } from '../domain/paging';
 import { buildUsersParams } from '../domain/query';
 import type {
   AccessAction,
@@ -24,16 +25,7 @@ import type {
 } from '../domain/types';
 import { apiRequest } from './client';
 import { queryKeys } from './queryKeys';
-import {
-  asObject,
-  readBool,
-  readInt,
-  readString,
-  wireId,
-  wireInt,
-  wireObject,
-  wireString,
-} from './wire';
+import { asObject, readBool, readInt, readString, wireId, wireInt, wireObject, wireString } from './wire';
 
 /** One wire user row (snake_case, docs/api.md) → UserRow. row_id and email are required. */
 export const userRowSchema = z
@@ -51,20 +43,22 @@ export const userRowSchema = z
     current_period_end: wireString,
     updated_at: wireString,
   })
-  .transform((r): UserRow => ({
-    rowId: r.row_id,
-    email: r.email,
-    provider: r.provider,
-    providerId: r.provider_id,
-    providerStatus: r.provider_status,
-    mgStatus: r.mg_status,
-    mgStatusLabel: r.mg_status_label,
-    cadence: r.cadence,
-    startDate: r.start_date,
-    expiresAt: r.expires_at,
-    currentPeriodEnd: r.current_period_end,
-    updatedAt: r.updated_at,
-  }));
+  .transform(
+    (r): UserRow => ({
+      rowId: r.row_id,
+      email: r.email,
+      provider: r.provider,
+      providerId: r.provider_id,
+      providerStatus: r.provider_status,
+      mgStatus: r.mg_status,
+      mgStatusLabel: r.mg_status_label,
+      cadence: r.cadence,
+      startDate: r.start_date,
+      expiresAt: r.expires_at,
+      currentPeriodEnd: r.current_period_end,
+      updatedAt: r.updated_at,
+    }),
+  );
 
 /** GET /users answer {rows, total, totalPages} (total_pages accepted) before paging fallbacks. */
 export const usersPageSchema = z.object({
@@ -77,20 +71,15 @@ export const usersPageSchema = z.object({
 /**
  * GET /users with the §7 parameters of `q` (buildUsersParams: trimmed, blanks dropped, sort
  * '-updated_at') → UsersPage. A missing total counts the rows; missing totalPages is computed
- * as ceil(total / pageSize). Rejects with ApiError / MalformedResponseError.
+ * with totalPages(total, pageSize) (at least 1). Rejects with ApiError / MalformedResponseError.
  */
 export async function fetchUsers(q: UsersQuery, signal?: AbortSignal): Promise<UsersPage> {
-  const answer = await apiRequest('/users', {
-    query: buildUsersParams(q),
-    schema: usersPageSchema,
-    signal,
-  });
+  const answer = await apiRequest('/users', { query: buildUsersParams(q), schema: usersPageSchema, signal });
   const total = answer.total ?? answer.rows.length;
   return {
     rows: answer.rows,
     total,
-    totalPages:
-      answer.totalPages ?? answer.total_pages ?? Math.ceil(total / Math.max(1, q.pageSize)),
+    totalPages: answer.totalPages ?? answer.total_pages ?? totalPages(total, q.pageSize),
   };
 }
 
@@ -165,10 +154,12 @@ export function normaliseDiscourse(raw: unknown): DiscourseOutcome | null {
 }
 
 /** An action answer (§3 Action response, any JSON object) → ActionResult. */
-export const actionResultSchema = wireObject.transform((a): ActionResult => ({
-  discourse: normaliseDiscourse(a.discourse),
-  scheduledExpiresAt: readString(a.scheduled_expires_at ?? a.scheduledExpiresAt),
-}));
+export const actionResultSchema = wireObject.transform(
+  (a): ActionResult => ({
+    discourse: normaliseDiscourse(a.discourse),
+    scheduledExpiresAt: readString(a.scheduled_expires_at ?? a.scheduledExpiresAt),
+  }),
+);
 
 /** The wire body of an access action (§7): {email}, {email, until} or {email, date}. */
 export function accessActionBody(email: string, action: AccessAction): Record<string, string> {

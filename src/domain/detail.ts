@@ -1,7 +1,8 @@
 /**
  * Rules of the Subscriptions screen's detail drawer and footer (§2 Subscriptions). Pure.
  */
-import { normaliseCurrency } from './format';
+import { normaliseCurrency, parseUtc } from './format';
+import { isClickbank } from './providers';
 import type { MarketplaceOrder, SubscriptionDetail, SubscriptionRow } from './types';
 
 /** The footer text when the page holds more than one currency (§2), copied exactly. */
@@ -23,7 +24,7 @@ export function displayName(
   const name = nonBlank(detail.name);
   if (name) return name;
   if (!latestOrder) return null;
-  if (detail.provider === 'clickbank') {
+  if (isClickbank(detail.provider)) {
     const display = nonBlank(latestOrder.customerDisplayName);
     if (display) return display;
   }
@@ -122,4 +123,22 @@ export function splitOrders(orders: readonly MarketplaceOrder[]): {
 } {
   const [latest, ...previous] = orders;
   return { latest: latest ?? null, previous };
+}
+
+/**
+ * Marketplace orders newest first by created_at_provider (UTC ISO-8601, §3 Marketplace order
+ * record); orders without a readable date keep their relative order after the dated ones.
+ * Returns a new array; the input is not changed.
+ */
+export function sortOrdersNewestFirst(orders: readonly MarketplaceOrder[]): MarketplaceOrder[] {
+  const time = (o: MarketplaceOrder) => parseUtc(o.createdAtProvider)?.getTime() ?? null;
+  return orders
+    .map((order, index) => ({ order, index, t: time(order) }))
+    .sort((a, b) => {
+      if (a.t !== null && b.t !== null && a.t !== b.t) return b.t - a.t;
+      if (a.t === null && b.t !== null) return 1;
+      if (a.t !== null && b.t === null) return -1;
+      return a.index - b.index;
+    })
+    .map((x) => x.order);
 }

@@ -5,6 +5,9 @@
  * and ISR events are each one {@link ListSpec}; nothing here knows which.
  */
 import { toWireDateTime } from './format';
+import { totalPages } from './paging';
+
+export { totalPages };
 import type { SortState } from './types';
 
 /** Filter values of a list: every field a string, '' meaning "any" (untrimmed, as typed). */
@@ -86,15 +89,6 @@ export function sortParam<K extends string>(sort: SortState<K>): string {
 export function nextSort<K extends string>(current: SortState<K>, key: K): SortState<K> {
   if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
   return { key, direction: 'asc' };
-}
-
-/**
- * Total pages of a list of `total` items at `pageSize` per page: at least 1, so an empty list
- * still reads 'Page 1 of 1'. Non-finite or non-positive inputs give 1.
- */
-export function totalPagesOf(total: number, pageSize: number): number {
-  if (!Number.isFinite(total) || !Number.isFinite(pageSize) || pageSize <= 0) return 1;
-  return Math.max(1, Math.ceil(total / pageSize));
 }
 
 /**

@@ -5,20 +5,13 @@
  */
 import { DASH } from './format';
 import { marketplaceLocation } from './detail';
+import { isClickbank } from './providers';
 import type { MarketplaceOrder, SubscriptionDetail } from './types';
-
-/** The marketplace provider value (§1): the one whose detail carries order records. */
-export const MARKETPLACE_PROVIDER = 'clickbank';
 
 /** A trimmed non-empty string, or null. */
 function text(value: string | null | undefined): string | null {
   const trimmed = String(value ?? '').trim();
   return trimmed ? trimmed : null;
-}
-
-/** Whether a provider value is the marketplace (clickbank), ignoring case and spaces. */
-export function isMarketplace(provider: string | null | undefined): boolean {
-  return text(provider)?.toLowerCase() === MARKETPLACE_PROVIDER;
 }
 
 /**
@@ -30,7 +23,7 @@ export function locationText(
   detail: Pick<SubscriptionDetail, 'provider' | 'city' | 'region' | 'country'>,
   latestOrder: MarketplaceOrder | null,
 ): string | null {
-  if (isMarketplace(detail.provider)) {
+  if (isClickbank(detail.provider)) {
     const fromOrder = marketplaceLocation(latestOrder);
     if (fromOrder) return fromOrder;
   }

@@ -14,7 +14,7 @@ import {
 import { SubscriptionsView } from '../components/SubscriptionsView';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
 import { SUBSCRIPTIONS_LIST } from '../domain/query';
-import { isMarketplace } from '../domain/subscription-view';
+import { isClickbank } from '../domain/providers';
 import type {
   AsyncState,
   MarketplaceOrder,
@@ -40,7 +40,7 @@ export function SubscriptionsScreen() {
 
   const [openRow, setOpenRow] = useState<SubscriptionRow | null>(null);
   const detailQuery = useSubscriptionDetail(openRow ? detailKeyOf(openRow) : null);
-  const ordersEmail = openRow && isMarketplace(openRow.provider) ? openRow.email : null;
+  const ordersEmail = openRow && isClickbank(openRow.provider) ? openRow.email : null;
   const ordersQuery = useClickbankOrders(ordersEmail);
 
   let detail: AsyncState<SubscriptionDetail>;

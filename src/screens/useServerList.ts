@@ -24,7 +24,7 @@ import {
   listQueryToSearch,
   sameFilters,
   textFieldKeys,
-  totalPagesOf,
+  totalPages as pagesOf,
   withFilters,
   withPageSize,
   withSort,
@@ -200,7 +200,7 @@ export function useServerList<
   });
 
   const page = result.data;
-  const totalPages = page ? (page.totalPages ?? totalPagesOf(page.total, query.pageSize)) : null;
+  const totalPages = page ? (page.totalPages ?? pagesOf(page.total, query.pageSize)) : null;
   let list: AsyncState<Page>;
   if (result.isError) list = { status: 'error', message: errorMessage(result.error) };
   else if (!page || (result.isPlaceholderData && page.rows.length === 0))
