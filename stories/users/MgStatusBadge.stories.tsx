@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { MgStatusBadge } from '../../src/components/MgStatusBadge';
 import type { Tone, UserRow } from '../../src/domain/types';
-import { FIXTURE_NOW } from '../fixtures/users';
+import { FIXTURE_NOW } from '../../tests/msw/fixtures';
 
 type AccessFields = Pick<UserRow, 'mgStatus' | 'mgStatusLabel' | 'expiresAt'>;
 
@@ -73,11 +73,11 @@ const CASES: { name: string; row: AccessFields; text: string; tone: Tone }[] = [
 const SCHEDULED_TOOLTIP = 'Scheduled to expire at 2026-12-01 09:00 (UTC)';
 
 const meta = {
-  title: 'Components/MgStatusBadge',
+  title: 'Users/MgStatusBadge',
   component: MgStatusBadge,
   args: {
     row: { mgStatus: 'active', mgStatusLabel: null, expiresAt: '2026-12-01T09:00:00Z' },
-    now: FIXTURE_NOW,
+    now: new Date(FIXTURE_NOW),
   },
   decorators: [
     (Story) => (

@@ -3,7 +3,7 @@ import { expect, fn, userEvent } from 'storybook/test';
 import { ActionResultAlert } from '../../src/components/ActionResultAlert';
 
 const meta = {
-  title: 'Components/ActionResultAlert',
+  title: 'Users/ActionResultAlert',
   component: ActionResultAlert,
   args: { tone: 'success', message: 'OK (scheduled for 2026-11-21 09:00 UTC)', onDismiss: fn() },
   decorators: [

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AccessActionsMenu } from '../../src/components/AccessActionsMenu';
-import { FIXTURE_NOW } from '../fixtures/users';
+import { FIXTURE_NOW } from '../../tests/msw/fixtures';
 
 const MENU_ITEMS = [
   'Grant now',
@@ -12,12 +12,12 @@ const MENU_ITEMS = [
 ];
 
 const meta = {
-  title: 'Components/AccessActionsMenu',
+  title: 'Users/AccessActionsMenu',
   component: AccessActionsMenu,
   args: {
     email: 'ada@example.com',
     currentPeriodEnd: '2026-12-14T10:22:00Z',
-    now: FIXTURE_NOW,
+    now: new Date(FIXTURE_NOW),
     onAction: fn(),
   },
   decorators: [

@@ -39,7 +39,7 @@ async function expectCards(canvasElement: HTMLElement, expected: ExpectedCards) 
 }
 
 const meta = {
-  title: 'Components/DashboardView',
+  title: 'Dashboard/DashboardView',
   component: DashboardView,
   // The screen sits in the layout's padded main landmark; the story gives it the same room.
   parameters: { layout: 'fullscreen' },

@@ -3,7 +3,7 @@ import { expect } from 'storybook/test';
 import { SettingsView } from '../../src/components/SettingsView';
 
 const meta = {
-  title: 'Components/SettingsView',
+  title: 'Settings/SettingsView',
   component: SettingsView,
   // The screen sits in the layout's padded main landmark; the story gives it the same room.
   parameters: { layout: 'fullscreen' },

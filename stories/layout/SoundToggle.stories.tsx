@@ -3,7 +3,7 @@ import { expect, fn, userEvent } from 'storybook/test';
 import { SoundToggle } from '../../src/components/SoundToggle';
 
 const meta = {
-  title: 'Components/SoundToggle',
+  title: 'Layout/SoundToggle',
   component: SoundToggle,
   parameters: { layout: 'fullscreen' },
   decorators: [

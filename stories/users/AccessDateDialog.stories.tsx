@@ -1,16 +1,16 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, fn, userEvent, within } from 'storybook/test';
 import { AccessDateDialog } from '../../src/components/AccessDateDialog';
-import { FIXTURE_NOW } from '../fixtures/users';
+import { FIXTURE_NOW } from '../../tests/msw/fixtures';
 
 const meta = {
-  title: 'Components/AccessDateDialog',
+  title: 'Users/AccessDateDialog',
   component: AccessDateDialog,
   args: {
     isOpen: true,
     kind: 'revoke_on_date',
     email: 'ada@example.com',
-    now: FIXTURE_NOW,
+    now: new Date(FIXTURE_NOW),
     onConfirm: fn(),
     onCancel: fn(),
   },

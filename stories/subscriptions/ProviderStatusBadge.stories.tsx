@@ -15,7 +15,7 @@ const CASES: { status: string | null; text: string; tone: Tone }[] = [
 ];
 
 const meta = {
-  title: 'Components/ProviderStatusBadge',
+  title: 'Subscriptions/ProviderStatusBadge',
   component: ProviderStatusBadge,
   args: { status: 'active' },
   decorators: [

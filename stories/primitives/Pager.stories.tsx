@@ -4,7 +4,7 @@ import { Pager } from '../../src/components/Pager';
 import { USERS_PAGE_SIZES } from '../../src/domain/types';
 
 const meta = {
-  title: 'Components/Pager',
+  title: 'Primitives/Pager',
   component: Pager,
   args: {
     page: 1,

@@ -4,7 +4,7 @@ import { DetailList } from '../../src/components/DetailList';
 import { Badge } from '../../src/components/Badge';
 
 const meta = {
-  title: 'Components/DetailList',
+  title: 'Primitives/DetailList',
   component: DetailList,
   // Shown at the drawer's width, where the component lives (§2 Subscription details).
   decorators: [

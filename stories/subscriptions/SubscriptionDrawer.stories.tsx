@@ -52,7 +52,7 @@ function scrollToSection(drawer: HTMLElement, name: string) {
 }
 
 const meta = {
-  title: 'Components/SubscriptionDrawer',
+  title: 'Subscriptions/SubscriptionDrawer',
   component: SubscriptionDrawer,
   args: {
     isOpen: true,

@@ -4,7 +4,7 @@ import { JsonBlock } from '../../src/components/JsonBlock';
 import lemonSqueezyFixture from '../fixtures/lemonsqueezy-subscription.json';
 
 const meta = {
-  title: 'Components/JsonBlock',
+  title: 'Primitives/JsonBlock',
   component: JsonBlock,
   // Shown at the drawer's width, where the component lives (§2 Subscription details).
   decorators: [

@@ -3,7 +3,7 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { ConfirmDialog } from '../../src/components/ConfirmDialog';
 
 const meta = {
-  title: 'Components/ConfirmDialog',
+  title: 'Primitives/ConfirmDialog',
   component: ConfirmDialog,
   args: {
     isOpen: true,

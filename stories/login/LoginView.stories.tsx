@@ -3,7 +3,7 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { LoginView } from '../../src/components/LoginView';
 
 const meta = {
-  title: 'Components/LoginView',
+  title: 'Login/LoginView',
   component: LoginView,
   parameters: { layout: 'fullscreen' },
   args: {
