@@ -17,7 +17,10 @@ const screenshotsDir = path.join(root, 'tests/screenshots');
 
 /** Vitest's sanitising of the screenshot name (see @vitest/browser `sanitize`). */
 const fileNameOf = (storyId) =>
-  storyId.replace(/\s+/g, '-').replace(/[^\w-]+/g, '').replace(/-{2,}/g, '-');
+  storyId
+    .replace(/\s+/g, '-')
+    .replace(/[^\w-]+/g, '')
+    .replace(/-{2,}/g, '-');
 
 const storyFiles = (await readdir(path.join(root, 'stories'), { recursive: true }))
   .filter((file) => /\.stories\.tsx?$/.test(file))
@@ -35,7 +38,9 @@ const orphans = pngs.filter((file) => !expected.has(file.slice(0, -'.png'.length
 const present = new Set(pngs.map((file) => file.slice(0, -'.png'.length)));
 const missing = [...expected].filter(([name]) => !present.has(name)).map(([, id]) => id);
 
-console.log(`${storyFiles.length} story files, ${expected.size} stories, ${pngs.length} baselines.`);
+console.log(
+  `${storyFiles.length} story files, ${expected.size} stories, ${pngs.length} baselines.`,
+);
 if (missing.length > 0) {
   console.log(`Stories without a baseline (written on their first run, or screenshot: false):`);
   for (const id of missing) console.log(`  ${id}`);

@@ -18,6 +18,17 @@ const meta = {
   title: 'Primitives/Field',
   component: TextField,
   subcomponents: { SelectField },
+  decorators: [
+    // One field at a filter row's width (280 px); a story with its own layout opts out.
+    (Story, { parameters }) =>
+      parameters.fieldWidth === false ? (
+        <Story />
+      ) : (
+        <div style={{ width: 280 }}>
+          <Story />
+        </div>
+      ),
+  ],
   args: { label: 'Email', value: '', placeholder: 'name@example.com', onValueChange: fn() },
 } satisfies Meta<typeof TextField>;
 export default meta;
@@ -115,6 +126,7 @@ function FieldsDemo() {
 
 /** A text, a select and a date field side by side, controlled by a parent. */
 export const FilterFields: Story = {
+  parameters: { fieldWidth: false },
   render: () => <FieldsDemo />,
   play: async ({ canvas }) => {
     const email = canvas.getByLabelText('Email');
