@@ -3,12 +3,7 @@ import { mswLoader } from 'msw-storybook-addon/csf3';
 import { setupWorker } from 'msw/browser';
 import MockDate from 'mockdate';
 import '../src/styles/global.css';
-
-/**
- * The fixed clock every story runs at (UTC), so relative dates ("tomorrow 09:00 UTC", "today's
- * counts") and screenshots are the same on every run.
- */
-export const STORY_NOW = '2026-11-20T12:00:00.000Z';
+import { FIXTURE_NOW } from '../tests/msw/fixtures';
 
 const preview: Preview = {
   loaders: [
@@ -33,7 +28,9 @@ const preview: Preview = {
     },
   ],
   beforeEach() {
-    MockDate.set(STORY_NOW);
+    // Every story runs at the one fixed clock (UTC), so relative dates ("tomorrow 09:00 UTC",
+    // "today's counts") and screenshots are the same on every run.
+    MockDate.set(FIXTURE_NOW);
     localStorage.clear();
     return () => MockDate.reset();
   },

@@ -5,7 +5,10 @@
  */
 import lemonSqueezySubscription from './provider/lemonsqueezy-subscription.json';
 
-/** The clock stories run at (.storybook/preview.tsx STORY_NOW). */
+/**
+ * The one fixed clock (ISO 8601, UTC): .storybook/preview.tsx pins every story's `Date` to it, and
+ * fixtures, handlers and stories derive their relative dates from it. Import it; never copy it.
+ */
 export const FIXTURE_NOW = '2026-11-20T12:00:00.000Z';
 const NOW_MS = Date.parse(FIXTURE_NOW);
 const DAY_MS = 86_400_000;

@@ -17,8 +17,10 @@ import {
   toWireDateTime,
 } from '../../../src/domain/format';
 import { isActiveUser, logLevelTone, mgStatusBadge, providerStatusBadge } from '../../../src/domain/status';
+import { FIXTURE_NOW } from '../../msw/fixtures';
 
-const NOW = new Date('2026-11-20T12:00:00Z');
+/** The fixed clock shared with the stories and fixtures. */
+const NOW = new Date(FIXTURE_NOW);
 
 afterEach(() => MockDate.reset());
 
