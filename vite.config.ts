@@ -9,7 +9,6 @@ import { chromiumArgs, chromiumPath } from './tests/chromium.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
-
 /** Where the API lives during `npm run dev` (the reference server started by `npm start`). */
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 

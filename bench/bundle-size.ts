@@ -24,6 +24,11 @@ const initial = rows.filter((r) => html.includes(r.file));
 const sum = (list: typeof rows, key: 'raw' | 'gzip') => list.reduce((t, r) => t + r[key], 0);
 
 console.log('file'.padEnd(48), 'raw'.padStart(10), 'gzip'.padStart(10));
-for (const r of rows) console.log(r.file.padEnd(48), kb(r.raw).padStart(10), kb(r.gzip).padStart(10));
-console.log(`\nfirst load (index.html): ${kb(sum(initial, 'raw'))} raw, ${kb(sum(initial, 'gzip'))} gzip`);
-console.log(`all assets: ${kb(sum(rows, 'raw'))} raw, ${kb(sum(rows, 'gzip'))} gzip (${rows.length} files)`);
+for (const r of rows)
+  console.log(r.file.padEnd(48), kb(r.raw).padStart(10), kb(r.gzip).padStart(10));
+console.log(
+  `\nfirst load (index.html): ${kb(sum(initial, 'raw'))} raw, ${kb(sum(initial, 'gzip'))} gzip`,
+);
+console.log(
+  `all assets: ${kb(sum(rows, 'raw'))} raw, ${kb(sum(rows, 'gzip'))} gzip (${rows.length} files)`,
+);

@@ -65,7 +65,9 @@ async function main(): Promise<void> {
     await seedDemoData(db, { customers: CUSTOMERS, seed: 42, now: NOW });
     await db.exec('ANALYZE');
   } else if (have !== CUSTOMERS) {
-    throw new Error(`${dataDir} holds ${have} customers, not ${CUSTOMERS}; use another BENCH_DATA_DIR`);
+    throw new Error(
+      `${dataDir} holds ${have} customers, not ${CUSTOMERS}; use another BENCH_DATA_DIR`,
+    );
   }
   const tSeed = performance.now();
   const counts = await db.query<{ subs: number; members: number; orders: number }>(
@@ -75,13 +77,20 @@ async function main(): Promise<void> {
   const c = counts.rows[0];
   console.log(
     `database (${dataDir}): open ${((tOpen - t0) / 1000).toFixed(1)} s, ` +
-      (have === 0 ? `seed ${CUSTOMERS} customers + ANALYZE ${((tSeed - tOpen) / 1000).toFixed(1)} s` : 'reused') +
+      (have === 0
+        ? `seed ${CUSTOMERS} customers + ANALYZE ${((tSeed - tOpen) / 1000).toFixed(1)} s`
+        : 'reused') +
       ` (${CUSTOMERS} customers, ${c?.subs} subscriptions, ${c?.members} members, ${c?.orders} ClickBank orders)`,
   );
 
   const rec = recording(db);
   const deps = testDeps(rec.db, NOW);
-  const app = testApp(deps, [usersRoutes, (d) => subscriptionsRoutes(d), clickbankRoutes, maintenanceRoutes]);
+  const app = testApp(deps, [
+    usersRoutes,
+    (d) => subscriptionsRoutes(d),
+    clickbankRoutes,
+    maintenanceRoutes,
+  ]);
 
   const pick = await db.query<{ email: string }>(
     `SELECT c.email FROM customers c JOIN subscriptions s ON s.customer_id = c.id WHERE s.provider = 'clickbank' ORDER BY c.id LIMIT 1 OFFSET $1`,
@@ -98,7 +107,10 @@ async function main(): Promise<void> {
     ['users: provider+status', '/users?provider=lemonsqueezy&provider_status=past_due'],
     ['users: mg_status=scheduled', '/users?mg_status=scheduled'],
     ['users: expiry range', '/users?exp_from=2026-11-01&exp_to=2026-12-31'],
-    ['users: start range + cadence', '/users?start_from=2026-01-01&start_to=2026-03-31&cadence=yearly'],
+    [
+      'users: start range + cadence',
+      '/users?start_from=2026-01-01&start_to=2026-03-31&cadence=yearly',
+    ],
     ['users: deep page 1000', '/users?page=1000&pageSize=50'],
     ...USER_SORT_KEYS.flatMap((k): [string, string][] => [
       [`users: sort ${k}`, `/users?sort=${k}`],
@@ -142,17 +154,27 @@ async function main(): Promise<void> {
   }
 
   const width = Math.max(...results.map((r) => r.name.length));
-  console.log(`\n${'query'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'total'.padStart(7)}`);
+  console.log(
+    `\n${'query'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'total'.padStart(7)}`,
+  );
   console.log(`${'-'.repeat(width)}  --------  --------  -------`);
   for (const r of results) {
-    console.log(`${r.name.padEnd(width)}  ${r.p50.toFixed(1).padStart(8)}  ${r.p95.toFixed(1).padStart(8)}  ${r.total.padStart(7)}`);
+    console.log(
+      `${r.name.padEnd(width)}  ${r.p50.toFixed(1).padStart(8)}  ${r.p95.toFixed(1).padStart(8)}  ${r.total.padStart(7)}`,
+    );
   }
-  console.log(`\n${RUNS} runs per query after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; Node ${process.version}.`);
+  console.log(
+    `\n${RUNS} runs per query after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; Node ${process.version}.`,
+  );
   await db.close();
 }
 
 /** Prints the plan of each SELECT / WITH query the last request sent (EXPLAIN with the same parameters). */
-async function explain(db: PGlite, name: string, log: { sql: string; params: unknown[] }[]): Promise<void> {
+async function explain(
+  db: PGlite,
+  name: string,
+  log: { sql: string; params: unknown[] }[],
+): Promise<void> {
   console.log(`\n=== ${name}`);
   for (const q of log) {
     if (!/^\s*(SELECT|WITH)/i.test(q.sql)) continue;

@@ -69,7 +69,12 @@ function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
   if (err instanceof ApiError) {
     if (err.status >= 500) {
       deps.log.error({ code: err.code, path: c.req.path }, err.message);
-      writeDbLog(deps, 'error', err.message, { code: err.code, method: c.req.method, path: c.req.path, status: err.status });
+      writeDbLog(deps, 'error', err.message, {
+        code: err.code,
+        method: c.req.method,
+        path: c.req.path,
+        status: err.status,
+      });
     }
     return c.json({ error: err.code, message: err.message, ...err.extra }, err.status as 400);
   }
@@ -81,7 +86,11 @@ function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
       {
         error: 'bad_request',
         message: first ? `Invalid request: ${where}${first.message}` : 'Invalid request',
-        issues: issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, code: i.code })),
+        issues: issues.map((i) => ({
+          path: i.path.map(String).join('.'),
+          message: i.message,
+          code: i.code,
+        })),
       },
       400,
     );
@@ -89,11 +98,20 @@ function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
   if (err instanceof HTTPException) {
     const status = err.status;
     if (status >= 500) deps.log.error({ path: c.req.path, status }, err.message);
-    return c.json({ error: HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request'), message: err.message || 'Request failed' }, status);
+    return c.json(
+      {
+        error: HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request'),
+        message: err.message || 'Request failed',
+      },
+      status,
+    );
   }
   if (isDatabaseDown(err)) {
     deps.log.error({ path: c.req.path }, 'database unavailable');
-    return c.json({ error: 'db_unavailable', message: 'Backend database is currently unavailable.' }, 503);
+    return c.json(
+      { error: 'db_unavailable', message: 'Backend database is currently unavailable.' },
+      503,
+    );
   }
   const message = err instanceof Error ? err.message : String(err);
   deps.log.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
@@ -145,7 +163,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
   });
   api.route('/', createStatsRouter(deps));
   for (const factory of featureRoutes) api.route('/', factory(deps));
-  api.all('*', (c) => c.json({ error: 'not_found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404));
+  api.all('*', (c) =>
+    c.json({ error: 'not_found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404),
+  );
   app.route(config.apiPrefix, api);
 
   app.get('/', (c) => c.redirect(`${CONSOLE_BASE}/`, 302));

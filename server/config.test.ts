@@ -108,7 +108,13 @@ describe('loadConfig from the environment', () => {
       fxRates: { EUR: 1, USD: 0.92, GBP: 1.17 },
       seedCustomers: 100_000,
       seedValue: 7,
-      discourse: { baseUrl: 'https://forum.example.com', apiKey: 'key', apiUsername: 'system', groupId: 42, timeoutMs: 2500 },
+      discourse: {
+        baseUrl: 'https://forum.example.com',
+        apiKey: 'key',
+        apiUsername: 'system',
+        groupId: 42,
+        timeoutMs: 2500,
+      },
       lemonSqueezyApiKey: 'ls-key',
       siteUrl: 'https://mg.example.org/',
       forumUrl: 'https://forum.mg.example.org',
@@ -125,13 +131,21 @@ describe('loadConfig from the environment', () => {
 
   it('accepts a ready scrypt hash in ADMIN_PASSWORD_HASH', async () => {
     const hash = await hashPassword('from-a-hash');
-    const config = await loadConfig({ DATA_DIR: 'memory', ADMIN_PASSWORD_HASH: hash, ADMIN_PASSWORD: 'ignored' });
+    const config = await loadConfig({
+      DATA_DIR: 'memory',
+      ADMIN_PASSWORD_HASH: hash,
+      ADMIN_PASSWORD: 'ignored',
+    });
     expect(config.adminPasswordHash).toBe(hash);
     expect(await verifyPassword('from-a-hash', config.adminPasswordHash)).toBe(true);
   });
 
   it('leaves Discourse off unless URL, key and group id are all set', async () => {
-    const partial = await loadConfig({ DATA_DIR: 'memory', DISCOURSE_URL: 'https://forum.example.com', DISCOURSE_API_KEY: 'k' });
+    const partial = await loadConfig({
+      DATA_DIR: 'memory',
+      DISCOURSE_URL: 'https://forum.example.com',
+      DISCOURSE_API_KEY: 'k',
+    });
     expect(partial.discourse).toBeNull();
     const full = await loadConfig({
       DATA_DIR: 'memory',
@@ -140,7 +154,13 @@ describe('loadConfig from the environment', () => {
       DISCOURSE_GROUP_ID: '3',
       DISCOURSE_API_USERNAME: 'bot',
     });
-    expect(full.discourse).toEqual({ baseUrl: 'https://forum.example.com', apiKey: 'k', apiUsername: 'bot', groupId: 3, timeoutMs: 10_000 });
+    expect(full.discourse).toEqual({
+      baseUrl: 'https://forum.example.com',
+      apiKey: 'k',
+      apiUsername: 'bot',
+      groupId: 3,
+      timeoutMs: 10_000,
+    });
   });
 
   it('generates the JWT secret once into DATA_DIR/jwt-secret (mode 0600) and reuses it', async () => {
@@ -159,26 +179,90 @@ describe('loadConfig validation (fails fast, naming the variable)', () => {
     [{ PORT: 'eighty' }, 'PORT', 'PORT must be a whole number between 0 and 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT', 'PORT must be a whole number between 0 and 65535, got "70000"'],
     [{ PORT: '-1' }, 'PORT', 'PORT must be a whole number between 0 and 65535, got "-1"'],
-    [{ FX_RATES: 'EUR:1.08' }, 'FX_RATES', 'FX_RATES must look like "EUR=1.08,GBP=1.27"; cannot read "EUR:1.08"'],
-    [{ FX_RATES: 'EUR=0' }, 'FX_RATES', 'FX_RATES: the rate for EUR must be a positive number, got "0"'],
-    [{ FX_RATES: 'EURO=1.1' }, 'FX_RATES', 'FX_RATES must look like "EUR=1.08,GBP=1.27"; cannot read "EURO=1.1"'],
-    [{ REPORTING_CURRENCY: 'EUR' }, 'FX_RATES', 'FX_RATES must be set when REPORTING_CURRENCY is EUR (the defaults convert into USD)'],
-    [{ REPORTING_CURRENCY: 'dollars' }, 'REPORTING_CURRENCY', 'REPORTING_CURRENCY must be an ISO 4217 code such as USD, got "DOLLARS"'],
-    [{ SESSION_TTL_S: '12h' }, 'SESSION_TTL_S', 'SESSION_TTL_S must be a whole number between 60 and 2592000, got "12h"'],
-    [{ SEED_CUSTOMERS: 'lots' }, 'SEED_CUSTOMERS', 'SEED_CUSTOMERS must be a whole number between 0 and 2000000, got "lots"'],
+    [
+      { FX_RATES: 'EUR:1.08' },
+      'FX_RATES',
+      'FX_RATES must look like "EUR=1.08,GBP=1.27"; cannot read "EUR:1.08"',
+    ],
+    [
+      { FX_RATES: 'EUR=0' },
+      'FX_RATES',
+      'FX_RATES: the rate for EUR must be a positive number, got "0"',
+    ],
+    [
+      { FX_RATES: 'EURO=1.1' },
+      'FX_RATES',
+      'FX_RATES must look like "EUR=1.08,GBP=1.27"; cannot read "EURO=1.1"',
+    ],
+    [
+      { REPORTING_CURRENCY: 'EUR' },
+      'FX_RATES',
+      'FX_RATES must be set when REPORTING_CURRENCY is EUR (the defaults convert into USD)',
+    ],
+    [
+      { REPORTING_CURRENCY: 'dollars' },
+      'REPORTING_CURRENCY',
+      'REPORTING_CURRENCY must be an ISO 4217 code such as USD, got "DOLLARS"',
+    ],
+    [
+      { SESSION_TTL_S: '12h' },
+      'SESSION_TTL_S',
+      'SESSION_TTL_S must be a whole number between 60 and 2592000, got "12h"',
+    ],
+    [
+      { SEED_CUSTOMERS: 'lots' },
+      'SEED_CUSTOMERS',
+      'SEED_CUSTOMERS must be a whole number between 0 and 2000000, got "lots"',
+    ],
     [{ SEED: '1.5' }, 'SEED', 'SEED must be a whole number between 0 and 4294967295, got "1.5"'],
-    [{ API_PREFIX: 'api/admin' }, 'API_PREFIX', 'API_PREFIX must be a path such as /api/admin, got "api/admin"'],
-    [{ API_PREFIX: '/admin' }, 'API_PREFIX', 'API_PREFIX cannot be /admin: the console is served there'],
-    [{ ADMIN_EMAIL: 'admin' }, 'ADMIN_EMAIL', 'ADMIN_EMAIL must look like an email address, got "admin"'],
+    [
+      { API_PREFIX: 'api/admin' },
+      'API_PREFIX',
+      'API_PREFIX must be a path such as /api/admin, got "api/admin"',
+    ],
+    [
+      { API_PREFIX: '/admin' },
+      'API_PREFIX',
+      'API_PREFIX cannot be /admin: the console is served there',
+    ],
+    [
+      { ADMIN_EMAIL: 'admin' },
+      'ADMIN_EMAIL',
+      'ADMIN_EMAIL must look like an email address, got "admin"',
+    ],
     [{ ADMIN_PASSWORD: '' }, 'ADMIN_PASSWORD', 'ADMIN_PASSWORD must not be empty'],
-    [{ ADMIN_PASSWORD_HASH: 'plain' }, 'ADMIN_PASSWORD_HASH', "ADMIN_PASSWORD_HASH must be 'scrypt$N$r$p$saltBase64$hashBase64' (see server/auth/password.ts)"],
+    [
+      { ADMIN_PASSWORD_HASH: 'plain' },
+      'ADMIN_PASSWORD_HASH',
+      "ADMIN_PASSWORD_HASH must be 'scrypt$N$r$p$saltBase64$hashBase64' (see server/auth/password.ts)",
+    ],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET', 'JWT_SECRET must be at least 32 characters long'],
-    [{ DISCOURSE_URL: 'forum.example.com' }, 'DISCOURSE_URL', 'DISCOURSE_URL must be an http(s) URL, got "forum.example.com"'],
-    [{ DISCOURSE_GROUP_ID: 'staff' }, 'DISCOURSE_GROUP_ID', 'DISCOURSE_GROUP_ID must be a whole number between 1 and 9007199254740991, got "staff"'],
+    [
+      { DISCOURSE_URL: 'forum.example.com' },
+      'DISCOURSE_URL',
+      'DISCOURSE_URL must be an http(s) URL, got "forum.example.com"',
+    ],
+    [
+      { DISCOURSE_GROUP_ID: 'staff' },
+      'DISCOURSE_GROUP_ID',
+      'DISCOURSE_GROUP_ID must be a whole number between 1 and 9007199254740991, got "staff"',
+    ],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'TRUST_PROXY must be true or false, got "maybe"'],
-    [{ SITE_URL: 'mg.example.org' }, 'SITE_URL', 'SITE_URL must be an http(s) URL, got "mg.example.org"'],
-    [{ FORUM_URL: 'javascript:alert(1)' }, 'FORUM_URL', 'FORUM_URL must be an http(s) URL, got "javascript:alert(1)"'],
-    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"'],
+    [
+      { SITE_URL: 'mg.example.org' },
+      'SITE_URL',
+      'SITE_URL must be an http(s) URL, got "mg.example.org"',
+    ],
+    [
+      { FORUM_URL: 'javascript:alert(1)' },
+      'FORUM_URL',
+      'FORUM_URL must be an http(s) URL, got "javascript:alert(1)"',
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL',
+      'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"',
+    ],
   ])('%j → ConfigError(%s)', async (env, variable, message) => {
     expect(await failure(env)).toEqual({ variable, message });
   });
@@ -186,7 +270,9 @@ describe('loadConfig validation (fails fast, naming the variable)', () => {
   it('rejects a corrupted jwt-secret file', async () => {
     const d = tempDir();
     writeFileSync(path.join(d, 'jwt-secret'), 'not hex', { mode: 0o600 });
-    await expect(loadConfig({ DATA_DIR: d })).rejects.toThrow(/jwt-secret is not a 64-character hex secret/);
+    await expect(loadConfig({ DATA_DIR: d })).rejects.toThrow(
+      /jwt-secret is not a 64-character hex secret/,
+    );
   });
 });
 

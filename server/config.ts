@@ -39,11 +39,17 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const raw = text(env, name);
   if (raw == null) return fallback;
   if (!/^\d+$/.test(raw)) {
-    throw new ConfigError(name, `${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+    throw new ConfigError(
+      name,
+      `${name} must be a whole number between ${min} and ${max}, got "${raw}"`,
+    );
   }
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigError(name, `${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+    throw new ConfigError(
+      name,
+      `${name} must be a whole number between ${min} and ${max}, got "${raw}"`,
+    );
   }
   return value;
 }
@@ -68,15 +74,24 @@ export function parseFxRates(raw: string, reportingCurrency: string): Record<str
     if (!pair) continue;
     const m = /^([A-Za-z]{3})\s*=\s*([0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)$/.exec(pair);
     if (!m) {
-      throw new ConfigError('FX_RATES', `FX_RATES must look like "EUR=1.08,GBP=1.27"; cannot read "${pair}"`);
+      throw new ConfigError(
+        'FX_RATES',
+        `FX_RATES must look like "EUR=1.08,GBP=1.27"; cannot read "${pair}"`,
+      );
     }
     const code = (m[1] ?? '').toUpperCase();
     const rate = Number(m[2]);
     if (!Number.isFinite(rate) || rate <= 0) {
-      throw new ConfigError('FX_RATES', `FX_RATES: the rate for ${code} must be a positive number, got "${m[2]}"`);
+      throw new ConfigError(
+        'FX_RATES',
+        `FX_RATES: the rate for ${code} must be a positive number, got "${m[2]}"`,
+      );
     }
     if (code === reportingCurrency && rate !== 1) {
-      throw new ConfigError('FX_RATES', `FX_RATES: the reporting currency ${code} must have rate 1, got ${rate}`);
+      throw new ConfigError(
+        'FX_RATES',
+        `FX_RATES: the reporting currency ${code} must have rate 1, got ${rate}`,
+      );
     }
     rates[code] = rate;
   }
@@ -87,7 +102,10 @@ function apiPrefix(env: Env): string {
   const raw = text(env, 'API_PREFIX') ?? '/api/admin';
   const prefix = raw.replace(/\/+$/, '');
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) {
-    throw new ConfigError('API_PREFIX', `API_PREFIX must be a path such as /api/admin, got "${raw}"`);
+    throw new ConfigError(
+      'API_PREFIX',
+      `API_PREFIX must be a path such as /api/admin, got "${raw}"`,
+    );
   }
   if (prefix === '/admin') {
     throw new ConfigError('API_PREFIX', 'API_PREFIX cannot be /admin: the console is served there');
@@ -116,7 +134,8 @@ function discourse(env: Env): DiscourseConfig | null {
   const apiKey = text(env, 'DISCOURSE_API_KEY');
   const groupRaw = text(env, 'DISCOURSE_GROUP_ID');
   const timeoutMs = integer(env, 'DISCOURSE_TIMEOUT_MS', 10_000, 100, 120_000);
-  const groupId = groupRaw == null ? null : integer(env, 'DISCOURSE_GROUP_ID', 0, 1, Number.MAX_SAFE_INTEGER);
+  const groupId =
+    groupRaw == null ? null : integer(env, 'DISCOURSE_GROUP_ID', 0, 1, Number.MAX_SAFE_INTEGER);
   if (url == null || apiKey == null || groupId == null) return null;
   return {
     baseUrl: url.replace(/\/+$/, ''),
@@ -147,7 +166,10 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
   }
   const stored = (await readFile(file, 'utf8')).trim();
   if (!/^[0-9a-f]{64}$/i.test(stored)) {
-    throw new ConfigError('JWT_SECRET', `${file} is not a 64-character hex secret; delete it to generate a new one`);
+    throw new ConfigError(
+      'JWT_SECRET',
+      `${file} is not a 64-character hex secret; delete it to generate a new one`,
+    );
   }
   return new Uint8Array(Buffer.from(stored, 'hex'));
 }
@@ -168,7 +190,10 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
 
   const adminEmail = (text(env, 'ADMIN_EMAIL') ?? 'admin@example.com').toLowerCase();
   if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
-    throw new ConfigError('ADMIN_EMAIL', `ADMIN_EMAIL must look like an email address, got "${adminEmail}"`);
+    throw new ConfigError(
+      'ADMIN_EMAIL',
+      `ADMIN_EMAIL must look like an email address, got "${adminEmail}"`,
+    );
   }
   const givenHash = text(env, 'ADMIN_PASSWORD_HASH');
   let adminPasswordHash: string;
@@ -182,17 +207,24 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     adminPasswordHash = givenHash;
   } else {
     const password = env.ADMIN_PASSWORD ?? 'admin';
-    if (password === '') throw new ConfigError('ADMIN_PASSWORD', 'ADMIN_PASSWORD must not be empty');
+    if (password === '')
+      throw new ConfigError('ADMIN_PASSWORD', 'ADMIN_PASSWORD must not be empty');
     adminPasswordHash = await hashPassword(password);
   }
 
   const reportingCurrency = (text(env, 'REPORTING_CURRENCY') ?? 'USD').toUpperCase();
   if (!/^[A-Z]{3}$/.test(reportingCurrency)) {
-    throw new ConfigError('REPORTING_CURRENCY', `REPORTING_CURRENCY must be an ISO 4217 code such as USD, got "${reportingCurrency}"`);
+    throw new ConfigError(
+      'REPORTING_CURRENCY',
+      `REPORTING_CURRENCY must be an ISO 4217 code such as USD, got "${reportingCurrency}"`,
+    );
   }
   const fxRaw = text(env, 'FX_RATES');
   if (fxRaw == null && reportingCurrency !== 'USD') {
-    throw new ConfigError('FX_RATES', `FX_RATES must be set when REPORTING_CURRENCY is ${reportingCurrency} (the defaults convert into USD)`);
+    throw new ConfigError(
+      'FX_RATES',
+      `FX_RATES must be set when REPORTING_CURRENCY is ${reportingCurrency} (the defaults convert into USD)`,
+    );
   }
   const fxRates = parseFxRates(fxRaw ?? DEFAULT_FX_RATES, reportingCurrency);
 
@@ -227,7 +259,10 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
 function logLevel(env: Env): string {
   const level = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(level)) {
-    throw new ConfigError('LOG_LEVEL', `LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "${level}"`);
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "${level}"`,
+    );
   }
   return level;
 }

@@ -17,7 +17,16 @@ export function createLogger(level = 'info'): Logger {
     level,
     base: { service: 'mg-admin-api' },
     redact: {
-      paths: ['password', '*.password', 'token', '*.token', 'authorization', '*.authorization', 'cookie', '*.cookie'],
+      paths: [
+        'password',
+        '*.password',
+        'token',
+        '*.token',
+        'authorization',
+        '*.authorization',
+        'cookie',
+        '*.cookie',
+      ],
       censor: '[redacted]',
     },
   });
@@ -51,7 +60,10 @@ export function writeDbLog(
     .then(
       () => undefined,
       (err: unknown) => {
-        deps.log.warn({ err: err instanceof Error ? err.message : String(err), msg }, 'could not write to the logs table');
+        deps.log.warn(
+          { err: err instanceof Error ? err.message : String(err), msg },
+          'could not write to the logs table',
+        );
       },
     )
     .finally(() => tracked.delete(job));

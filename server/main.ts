@@ -37,16 +37,31 @@ export interface StartOptions {
 }
 
 /** Seeds demo data when the customers table is empty and seedCustomers > 0; logs what it did. */
-export async function seedIfEmpty(db: PGlite, config: ServerConfig, log: Logger, now: Date): Promise<void> {
+export async function seedIfEmpty(
+  db: PGlite,
+  config: ServerConfig,
+  log: Logger,
+  now: Date,
+): Promise<void> {
   if (config.seedCustomers <= 0) return;
   const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
   if ((res.rows[0]?.n ?? 0) > 0) {
     log.info({ customers: res.rows[0]?.n }, 'database already has data; not seeding');
     return;
   }
-  log.info({ customers: config.seedCustomers, seed: config.seedValue }, 'empty database: seeding demo data');
-  const summary = await seedDemoData(db, { customers: config.seedCustomers, seed: config.seedValue, now });
-  log.info(summary, `seeded ${summary.customers} customers in ${(summary.durationMs / 1000).toFixed(1)} s`);
+  log.info(
+    { customers: config.seedCustomers, seed: config.seedValue },
+    'empty database: seeding demo data',
+  );
+  const summary = await seedDemoData(db, {
+    customers: config.seedCustomers,
+    seed: config.seedValue,
+    now,
+  });
+  log.info(
+    summary,
+    `seeded ${summary.customers} customers in ${(summary.durationMs / 1000).toFixed(1)} s`,
+  );
 }
 
 /**
@@ -54,12 +69,18 @@ export async function seedIfEmpty(db: PGlite, config: ServerConfig, log: Logger,
  * empty, listens on config.port (0 = any free port) and resolves once listening. Rejects when the
  * database cannot be opened or the port is taken.
  */
-export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   const db = await openDatabase(config.dataDir);
-  log.info({ dataDir: config.dataDir, ms: Math.round(performance.now() - started) }, 'database open');
+  log.info(
+    { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
+    'database open',
+  );
   try {
     if (options.seed !== false) await seedIfEmpty(db, config, log, now());
   } catch (err) {
@@ -70,7 +91,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const app = createApp(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () =>
+      resolve(s),
+    );
     s.once('error', reject);
   });
   server.on('error', (err) => log.error({ err }, 'http server error'));
@@ -96,13 +119,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
 /** Reads `--seed-customers N`, `--seed N` and `--port N` into environment overrides (validated by loadConfig). */
 export function argvOverrides(argv: readonly string[]): Record<string, string> {
-  const flags: Record<string, string> = { '--seed-customers': 'SEED_CUSTOMERS', '--seed': 'SEED', '--port': 'PORT' };
+  const flags: Record<string, string> = {
+    '--seed-customers': 'SEED_CUSTOMERS',
+    '--seed': 'SEED',
+    '--port': 'PORT',
+  };
   const out: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
     const variable = flags[flag];
-    if (!variable) throw new ConfigError(flag, `Unknown argument "${arg}" (known: ${Object.keys(flags).join(', ')})`);
+    if (!variable)
+      throw new ConfigError(
+        flag,
+        `Unknown argument "${arg}" (known: ${Object.keys(flags).join(', ')})`,
+      );
     const value = inline ?? argv[++i];
     if (value == null) throw new ConfigError(variable, `${flag} needs a value`);
     out[variable] = value;
@@ -144,7 +175,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-const isEntry = process.argv[1] != null && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const isEntry =
+  process.argv[1] != null && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isEntry) {
   main().catch((err: unknown) => {
     console.error('Server failed to start:', err);

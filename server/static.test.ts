@@ -6,7 +6,8 @@ import { createApp } from './app';
 import { consoleConfigScript } from './static';
 import { downDatabase, makeTestConfig, makeTestDeps } from './test-helpers';
 
-const INDEX = '<!doctype html><html><head><script type="module" src="/admin/assets/app-3f9a1c.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/admin/assets/app-3f9a1c.js"></script></head><body><div id="root"></div></body></html>';
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
@@ -23,7 +24,10 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.js'), 'console.log("app");');
   writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.css'), 'body{margin:0}');
   writeFileSync(path.join(dir, 'sounds', 'new-sub.mp3'), Buffer.from([0xff, 0xfb, 0x90, 0x00]));
-  writeFileSync(path.join(dir, 'config.js'), 'window.__MG_CONFIG__ = {"apiPrefix": "/from-the-build"};');
+  writeFileSync(
+    path.join(dir, 'config.js'),
+    'window.__MG_CONFIG__ = {"apiPrefix": "/from-the-build"};',
+  );
   writeFileSync(path.join(dir, '.env'), 'SECRET=1');
   emptyDir = mkdtempSync(path.join(tmpdir(), 'mg-static-empty-'));
   outsideDir = mkdtempSync(path.join(tmpdir(), 'mg-static-outside-'));
@@ -62,7 +66,13 @@ describe('console under /admin', () => {
 
   it('serves index.html for any other path under /admin (SPA fallback)', async () => {
     const a = await app();
-    for (const p of ['/admin/login', '/admin/users', '/admin/subscriptions/42', '/admin/no/such/route', '/admin/sounds/']) {
+    for (const p of [
+      '/admin/login',
+      '/admin/users',
+      '/admin/subscriptions/42',
+      '/admin/no/such/route',
+      '/admin/sounds/',
+    ]) {
       const res = await a.request(p);
       expect(res.status, p).toBe(200);
       expect(res.headers.get('cache-control'), p).toBe('no-cache');
@@ -97,17 +107,27 @@ describe('console under /admin', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('audio/mpeg');
     expect(res.headers.get('cache-control')).toBe('no-cache');
-    expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array([0xff, 0xfb, 0x90, 0x00]));
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(
+      new Uint8Array([0xff, 0xfb, 0x90, 0x00]),
+    );
     const etag = res.headers.get('etag');
     expect(etag).toBeTruthy();
-    const again = await a.request('/admin/sounds/new-sub.mp3', { headers: { 'if-none-match': etag ?? '' } });
+    const again = await a.request('/admin/sounds/new-sub.mp3', {
+      headers: { 'if-none-match': etag ?? '' },
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
   });
 
   it('never serves files outside STATIC_DIR (dot segments, symlinks) or hidden files', async () => {
     const a = await app();
-    const paths = ['/admin/%2e%2e/%2e%2e/%2e%2e/etc/passwd', '/admin/..%2f..%2fpackage.json', '/admin/.env', '/admin/leak.txt', '/admin/linked/secret.txt'];
+    const paths = [
+      '/admin/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+      '/admin/..%2f..%2fpackage.json',
+      '/admin/.env',
+      '/admin/leak.txt',
+      '/admin/linked/secret.txt',
+    ];
     for (const p of paths) {
       const res = await a.request(p);
       const text = await res.text();
@@ -118,7 +138,9 @@ describe('console under /admin', () => {
   });
 
   it('follows a STATIC_DIR that is itself a symlink', async () => {
-    const res = await (await app({ staticDir: path.join(emptyDir, 'dist-link') })).request('/admin/assets/app-3f9a1c.js');
+    const res = await (
+      await app({ staticDir: path.join(emptyDir, 'dist-link') })
+    ).request('/admin/assets/app-3f9a1c.js');
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('console.log("app");');
   });
@@ -154,23 +176,34 @@ describe('GET /admin/config.js', () => {
   });
 
   it('carries the configured prefix and admin email', async () => {
-    const res = await (await app({ apiPrefix: '/backend/v2', adminEmail: 'ops@example.org' })).request('/admin/config.js');
-    expect(await res.text()).toBe('window.__MG_CONFIG__ = {"apiPrefix": "/backend/v2", "defaultAdminEmail": "ops@example.org"};\n');
+    const res = await (
+      await app({ apiPrefix: '/backend/v2', adminEmail: 'ops@example.org' })
+    ).request('/admin/config.js');
+    expect(await res.text()).toBe(
+      'window.__MG_CONFIG__ = {"apiPrefix": "/backend/v2", "defaultAdminEmail": "ops@example.org"};\n',
+    );
   });
 
   it('carries the product links (SITE_URL, FORUM_URL) when set, and leaves them out when not', async () => {
-    const both = await (await app({ siteUrl: 'https://mg.example.org/', forumUrl: 'https://forum.mg.example.org' })).request('/admin/config.js');
+    const both = await (
+      await app({ siteUrl: 'https://mg.example.org/', forumUrl: 'https://forum.mg.example.org' })
+    ).request('/admin/config.js');
     expect(await both.text()).toBe(
       'window.__MG_CONFIG__ = {"apiPrefix": "/api/admin", "defaultAdminEmail": "admin@example.com", "siteUrl": "https://mg.example.org/", "forumUrl": "https://forum.mg.example.org"};\n',
     );
-    const forumOnly = await (await app({ forumUrl: 'https://forum.mg.example.org' })).request('/admin/config.js');
+    const forumOnly = await (
+      await app({ forumUrl: 'https://forum.mg.example.org' })
+    ).request('/admin/config.js');
     expect(await forumOnly.text()).toBe(
       'window.__MG_CONFIG__ = {"apiPrefix": "/api/admin", "defaultAdminEmail": "admin@example.com", "forumUrl": "https://forum.mg.example.org"};\n',
     );
   });
 
   it('escapes values so they cannot break out of the script', () => {
-    const text = consoleConfigScript({ apiPrefix: '/api/admin', adminEmail: 'a"</script><script>alert(1)//@example.com' });
+    const text = consoleConfigScript({
+      apiPrefix: '/api/admin',
+      adminEmail: 'a"</script><script>alert(1)//@example.com',
+    });
     expect(text).not.toContain('</script>');
     expect(text).toContain('\\"');
   });

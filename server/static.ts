@@ -109,7 +109,8 @@ function send(c: Context, hit: FileHit, file: string, cacheControl: string): Res
   };
   const inm = c.req.header('if-none-match');
   if (inm && inm.split(',').some((t) => t.trim() === etag)) return c.body(null, 304, headers);
-  if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Length': String(hit.size) });
+  if (c.req.method === 'HEAD')
+    return c.body(null, 200, { ...headers, 'Content-Length': String(hit.size) });
   return c.body(new Uint8Array(hit.body), 200, headers);
 }
 
@@ -157,7 +158,8 @@ export function createConsoleRouter(
       }
     }
     // A missing hashed asset must not be answered with HTML that a browser would cache for a year.
-    if (relative.startsWith('assets/')) return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
+    if (relative.startsWith('assets/'))
+      return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
     const indexFile = path.join(root, 'index.html');
     const index = await readRegularFile(indexFile, await resolveRoot());
     if (!index) {

@@ -39,11 +39,7 @@ export async function makeTestConfig(overrides: Partial<ServerConfig> = {}): Pro
 }
 
 /** AppDeps over `db` with a silent logger and a clock that answers `clock.now` (mutable by the test). */
-export function makeTestDeps(
-  db: PGlite,
-  config: ServerConfig,
-  clock: { now: Date },
-): AppDeps {
+export function makeTestDeps(db: PGlite, config: ServerConfig, clock: { now: Date }): AppDeps {
   return { db, config, log: pino({ level: 'silent' }), now: () => clock.now };
 }
 

@@ -25,7 +25,12 @@ import { iso } from './params';
 export interface SubscriptionDetailJson {
   email: string;
   name: string | null;
-  address: { city: string | null; state: string | null; postal_code: string | null; country: string | null };
+  address: {
+    city: string | null;
+    state: string | null;
+    postal_code: string | null;
+    country: string | null;
+  };
   provider: string;
   provider_id: string;
   status: string;
@@ -81,8 +86,10 @@ export interface DetailSource {
 
 type Json = Record<string, unknown>;
 
-const asObject = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+const asObject = (v: unknown): Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const isoText = (v: unknown): string | null => (typeof v === 'string' ? iso(v) : null);
 
@@ -101,19 +108,33 @@ const SOURCE_SQL = `SELECT s.id, s.customer_id, c.email, c.name AS customer_name
   FROM subscriptions s JOIN customers c ON c.id = s.customer_id`;
 
 /** Loads the subscription (provider, provider_id) → DetailSource or null. */
-export async function findByProviderId(db: PGlite, provider: string, providerId: string): Promise<DetailSource | null> {
-  const r = await db.query<DetailSource>(`${SOURCE_SQL} WHERE s.provider = $1 AND s.provider_id = $2`, [provider, providerId]);
+export async function findByProviderId(
+  db: PGlite,
+  provider: string,
+  providerId: string,
+): Promise<DetailSource | null> {
+  const r = await db.query<DetailSource>(
+    `${SOURCE_SQL} WHERE s.provider = $1 AND s.provider_id = $2`,
+    [provider, providerId],
+  );
   return r.rows[0] ?? null;
 }
 
 /** Loads the most recent subscription (latest start_date, then id) of the customer `email` → DetailSource or null. */
 export async function findLatestByEmail(db: PGlite, email: string): Promise<DetailSource | null> {
-  const r = await db.query<DetailSource>(`${SOURCE_SQL} WHERE c.email = $1 ORDER BY s.start_date DESC, s.id DESC LIMIT 1`, [email]);
+  const r = await db.query<DetailSource>(
+    `${SOURCE_SQL} WHERE c.email = $1 ORDER BY s.start_date DESC, s.id DESC LIMIT 1`,
+    [email],
+  );
   return r.rows[0] ?? null;
 }
 
 /** Lifetime revenue of customer `customerId` in `currency`, in cents: new + renewal amounts minus refunds. */
-export async function customerRevenueCents(db: PGlite, customerId: number, currency: string): Promise<number> {
+export async function customerRevenueCents(
+  db: PGlite,
+  customerId: number,
+  currency: string,
+): Promise<number> {
   const r = await db.query<{ cents: number }>(
     `SELECT COALESCE(sum(CASE WHEN e.type IN ('new', 'renewal') THEN e.amount_cents
                               WHEN e.type = 'refund' THEN -abs(e.amount_cents) ELSE 0 END), 0)::float8 AS cents
@@ -127,16 +148,22 @@ export async function customerRevenueCents(db: PGlite, customerId: number, curre
 /** Keeps the string-valued entries of a LemonSqueezy `urls` object (name → link). */
 function urlMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(asObject(v))) if (typeof val === 'string' && val !== '') out[k] = val;
+  for (const [k, val] of Object.entries(asObject(v)))
+    if (typeof val === 'string' && val !== '') out[k] = val;
   return out;
 }
 
 /** Builds the detail of a LemonSqueezy subscription `src` (see module doc) → SubscriptionDetailJson. */
-export function lemonSqueezyDetail(src: DetailSource, revenueCents: number): SubscriptionDetailJson {
+export function lemonSqueezyDetail(
+  src: DetailSource,
+  revenueCents: number,
+): SubscriptionDetailJson {
   const payload = asObject(src.payload);
   const a = asObject(payload.attributes);
   const included = Array.isArray(payload.included) ? payload.included : [];
-  const customer = asObject(asObject(included.find((x) => asObject(x).type === 'customers')).attributes);
+  const customer = asObject(
+    asObject(included.find((x) => asObject(x).type === 'customers')).attributes,
+  );
   const city = str(customer.city);
   const region = str(customer.region);
   const country = str(customer.country);
@@ -222,7 +249,10 @@ export async function ordersByEmail(db: PGlite, email: string): Promise<OrderJso
 }
 
 /** Order records linked to subscription `subscriptionId`, newest first → OrderJson[]. */
-export async function ordersBySubscription(db: PGlite, subscriptionId: number): Promise<OrderJson[]> {
+export async function ordersBySubscription(
+  db: PGlite,
+  subscriptionId: number,
+): Promise<OrderJson[]> {
   const r = await db.query<OrderRow>(
     `SELECT ${ORDER_COLUMNS} FROM clickbank_orders WHERE subscription_id = $1 ORDER BY created_at_provider DESC, id DESC`,
     [subscriptionId],
@@ -232,19 +262,30 @@ export async function ordersBySubscription(db: PGlite, subscriptionId: number): 
 
 /** Serialises a stored order row → OrderJson. */
 export function orderJson(o: OrderRow): OrderJson {
-  return { ...o, next_payment_at: iso(o.next_payment_at), created_at_provider: iso(o.created_at_provider) };
+  return {
+    ...o,
+    next_payment_at: iso(o.next_payment_at),
+    created_at_provider: iso(o.created_at_provider),
+  };
 }
 
 /**
  * Builds the detail of a ClickBank subscription `src` from its orders (newest first; see module
  * doc) → SubscriptionDetailJson. With no orders, the order-derived fields are null.
  */
-export function clickbankDetail(src: DetailSource, orders: OrderJson[], revenueCents: number): SubscriptionDetailJson {
+export function clickbankDetail(
+  src: DetailSource,
+  orders: OrderJson[],
+  revenueCents: number,
+): SubscriptionDetailJson {
   const latest = orders[0] ?? null;
   const raw = asObject(latest?.raw_json);
   const person = [latest?.first_name, latest?.last_name].filter((x): x is string => !!x).join(' ');
-  const name = src.customer_name ?? latest?.customer_display_name ?? (person !== '' ? person : null);
-  const amount = latest ? (latest.rebill_amount_cents ?? latest.amount_cents ?? src.amount_cents) : src.amount_cents;
+  const name =
+    src.customer_name ?? latest?.customer_display_name ?? (person !== '' ? person : null);
+  const amount = latest
+    ? (latest.rebill_amount_cents ?? latest.amount_cents ?? src.amount_cents)
+    : src.amount_cents;
   const txType = str(raw.transactionType);
   return {
     email: src.email,

@@ -43,7 +43,10 @@ export const SAMPLE_EMAILS = 5;
  * Finds members with mg_status active and expires_at ≤ now (deps.now()); unless `dryRun`, cancels
  * them (one transaction with their log rows) and revokes them on Discourse → ExpirationResult.
  */
-export async function runExpiration(deps: AppDeps, opts: { dryRun: boolean }): Promise<ExpirationResult> {
+export async function runExpiration(
+  deps: AppDeps,
+  opts: { dryRun: boolean },
+): Promise<ExpirationResult> {
   const now = deps.now();
   const meta = { ran_at: now.toISOString() };
   if (opts.dryRun) {
@@ -74,7 +77,9 @@ export async function runExpiration(deps: AppDeps, opts: { dryRun: boolean }): P
         RETURNING m.id, c.email, m.expires_at`,
       [now],
     );
-    const rows = [...r.rows].sort((a, b) => a.expires_at.getTime() - b.expires_at.getTime() || a.id - b.id);
+    const rows = [...r.rows].sort(
+      (a, b) => a.expires_at.getTime() - b.expires_at.getTime() || a.id - b.id,
+    );
     if (rows.length > 0) {
       await tx.query(
         `INSERT INTO logs (ts, level, msg, context)
@@ -93,7 +98,8 @@ export async function runExpiration(deps: AppDeps, opts: { dryRun: boolean }): P
     if (deps.config.discourse !== null) {
       const outcome = await syncForumAccess(deps.config.discourse, 'revoke', row.email);
       detail.discourse = outcome;
-      if ('ok' in outcome && outcome.ok === false) await logDiscourseFailure(deps, row.email, 'expire', outcome);
+      if ('ok' in outcome && outcome.ok === false)
+        await logDiscourseFailure(deps, row.email, 'expire', outcome);
     }
     details.push(detail);
   }

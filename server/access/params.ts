@@ -12,7 +12,8 @@ import { badRequest } from '../errors';
 /** Query parameters as Hono hands them over (`c.req.query()`). */
 export type Query = Record<string, string | undefined>;
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z)?$/;
+const DATE_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?(Z)?$/;
 
 /** A parsed UTC date input: the instant and whether the text carried a time of day. */
 export interface UtcDateInput {
@@ -40,7 +41,8 @@ export function parseUtcDate(text: string): UtcDateInput | null {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const at = new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
   // Date.UTC rolls 2026-02-30 over to March: refuse instead of guessing.
-  if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day) return null;
+  if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day)
+    return null;
   return { at, hasTime: h !== undefined };
 }
 
@@ -75,12 +77,18 @@ export function parseDateRange(q: Query, prefix: string): DateRange {
   let toExclusive: Date | null = null;
   if (fromText !== undefined) {
     const p = parseUtcDate(fromText);
-    if (!p) throw badRequest(`${fromName} must be a UTC date 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' (got '${fromText}')`);
+    if (!p)
+      throw badRequest(
+        `${fromName} must be a UTC date 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' (got '${fromText}')`,
+      );
     from = p.at;
   }
   if (toText !== undefined) {
     const p = parseUtcDate(toText);
-    if (!p) throw badRequest(`${toName} must be a UTC date 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' (got '${toText}')`);
+    if (!p)
+      throw badRequest(
+        `${toName} must be a UTC date 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' (got '${toText}')`,
+      );
     toExclusive = new Date(p.at.getTime() + (p.hasTime ? 1 : DAY_MS));
   }
   if (from && toExclusive && from.getTime() >= toExclusive.getTime()) {
@@ -93,7 +101,13 @@ export function parseDateRange(q: Query, prefix: string): DateRange {
  * Reads an optional whole number in [min, max] (e.g. page, pageSize) → the number, or `fallback`
  * when absent. Throws 400 naming the parameter and the allowed range otherwise.
  */
-export function parseIntParam(q: Query, name: string, min: number, max: number, fallback: number): number {
+export function parseIntParam(
+  q: Query,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const t = queryText(q, name);
   if (t === undefined) return fallback;
   if (!/^\d+$/.test(t) || Number(t) < min || Number(t) > max) {
@@ -106,12 +120,17 @@ export function parseIntParam(q: Query, name: string, min: number, max: number, 
 export function parseRowId(q: Query, name = 'row_id'): number | undefined {
   const t = queryText(q, name);
   if (t === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(t) || Number(t) < 1) throw badRequest(`${name} must be a positive whole number (got '${t}')`);
+  if (!/^\d{1,15}$/.test(t) || Number(t) < 1)
+    throw badRequest(`${name} must be a positive whole number (got '${t}')`);
   return Number(t);
 }
 
 /** Reads an optional enumerated parameter → one of `allowed`, or undefined; 400 listing the allowed values otherwise. */
-export function parseEnum<T extends string>(q: Query, name: string, allowed: readonly T[]): T | undefined {
+export function parseEnum<T extends string>(
+  q: Query,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
   const t = queryText(q, name);
   if (t === undefined) return undefined;
   const v = t.toLowerCase();
@@ -172,7 +191,9 @@ export function parseSignedSort<K extends string>(
   const desc = t.startsWith('-');
   const key = (desc ? t.slice(1) : t.startsWith('+') ? t.slice(1) : t).trim();
   if (!(allowed as readonly string[]).includes(key)) {
-    throw badRequest(`${name} must be one of ${allowed.join(', ')}, optionally prefixed with '-' for descending (got '${t}')`);
+    throw badRequest(
+      `${name} must be one of ${allowed.join(', ')}, optionally prefixed with '-' for descending (got '${t}')`,
+    );
   }
   return { key: key as K, dir: desc ? 'desc' : 'asc' };
 }
@@ -181,7 +202,9 @@ export function parseSignedSort<K extends string>(
  * Reads a JSON object body from a request → the object. Throws 400 when the body is empty, not
  * JSON, or not an object. `read` is `() => c.req.text()`.
  */
-export async function readJsonObject(read: () => Promise<string>): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  read: () => Promise<string>,
+): Promise<Record<string, unknown>> {
   const text = await read();
   if (text.trim() === '') throw badRequest('A JSON object body is required');
   let value: unknown;

@@ -46,7 +46,10 @@ const toDate = (v: unknown): Date | null => {
 };
 
 /** Runs the refresh described in the module doc → RefreshResult. Never throws for provider failures. */
-export async function refreshSubscriptions(deps: AppDeps, opts: RefreshOptions = {}): Promise<RefreshResult> {
+export async function refreshSubscriptions(
+  deps: AppDeps,
+  opts: RefreshOptions = {},
+): Promise<RefreshResult> {
   const { lemonSqueezyApiKey, clickbankClerkKey, clickbankDeveloperKey } = deps.config;
   if (!lemonSqueezyApiKey) {
     if (!clickbankClerkKey && !clickbankDeveloperKey) {
@@ -55,7 +58,8 @@ export async function refreshSubscriptions(deps: AppDeps, opts: RefreshOptions =
     return {
       ok: false,
       refreshed: 0,
-      message: 'LemonSqueezy not configured; ClickBank orders arrive by Instant Notification and are not refreshed',
+      message:
+        'LemonSqueezy not configured; ClickBank orders arrive by Instant Notification and are not refreshed',
     };
   }
   const base = (opts.lemonSqueezyBaseUrl ?? 'https://api.lemonsqueezy.com').replace(/\/+$/, '');
@@ -67,22 +71,37 @@ export async function refreshSubscriptions(deps: AppDeps, opts: RefreshOptions =
     let body: { data?: unknown; meta?: { page?: { lastPage?: unknown } } };
     try {
       const res = await fetch(url, {
-        headers: { Accept: 'application/vnd.api+json', Authorization: `Bearer ${lemonSqueezyApiKey}` },
+        headers: {
+          Accept: 'application/vnd.api+json',
+          Authorization: `Bearer ${lemonSqueezyApiKey}`,
+        },
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!res.ok) {
-        return { ok: false, refreshed: 0, message: `LemonSqueezy answered HTTP ${res.status}; nothing was changed` };
+        return {
+          ok: false,
+          refreshed: 0,
+          message: `LemonSqueezy answered HTTP ${res.status}; nothing was changed`,
+        };
       }
       body = (await res.json()) as typeof body;
     } catch (err) {
       const e = err as { name?: string; message?: string };
-      const why = e?.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (e?.message ?? String(err));
-      return { ok: false, refreshed: 0, message: `LemonSqueezy request failed: ${why}; nothing was changed` };
+      const why =
+        e?.name === 'TimeoutError'
+          ? `timed out after ${timeoutMs} ms`
+          : (e?.message ?? String(err));
+      return {
+        ok: false,
+        refreshed: 0,
+        message: `LemonSqueezy request failed: ${why}; nothing was changed`,
+      };
     }
     const data = Array.isArray(body.data) ? body.data : [];
     for (const item of data) {
       const o = item as Partial<LsSubscription>;
-      if (typeof o?.id === 'string' && o.attributes && typeof o.attributes === 'object') fetched.push(o as LsSubscription);
+      if (typeof o?.id === 'string' && o.attributes && typeof o.attributes === 'object')
+        fetched.push(o as LsSubscription);
     }
     const lastPage = Number(body.meta?.page?.lastPage ?? page);
     if (data.length === 0 || !Number.isFinite(lastPage) || page >= lastPage) break;
@@ -97,11 +116,22 @@ export async function refreshSubscriptions(deps: AppDeps, opts: RefreshOptions =
       const r = await tx.query(
         `UPDATE subscriptions SET status = $1, current_period_end = $2, ends_at = $3, payload = $4, updated_at = $5
           WHERE provider = 'lemonsqueezy' AND provider_id = $6`,
-        [status, toDate(s.attributes.renews_at), toDate(s.attributes.ends_at), JSON.stringify(s), now, s.id],
+        [
+          status,
+          toDate(s.attributes.renews_at),
+          toDate(s.attributes.ends_at),
+          JSON.stringify(s),
+          now,
+          s.id,
+        ],
       );
       n += r.affectedRows ?? 0;
     }
-    await insertLog(tx, now, 'info', 'subscriptions.refresh', { provider: 'lemonsqueezy', fetched: fetched.length, refreshed: n });
+    await insertLog(tx, now, 'info', 'subscriptions.refresh', {
+      provider: 'lemonsqueezy',
+      fetched: fetched.length,
+      refreshed: n,
+    });
     return n;
   });
   const skipped = fetched.length - refreshed;

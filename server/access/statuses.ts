@@ -25,7 +25,9 @@ export function parseProviderStatus(q: Query, name: string): string[] | undefine
   if (t === undefined) return undefined;
   const v = t.toLowerCase();
   if (!/^[a-z_]{1,32}$/.test(v)) {
-    throw badRequest(`${name} must be a status word such as active, trialing, paused, past_due or cancelled (got '${t}')`);
+    throw badRequest(
+      `${name} must be a status word such as active, trialing, paused, past_due or cancelled (got '${t}')`,
+    );
   }
   return ALIASES[v] ?? [v];
 }

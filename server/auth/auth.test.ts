@@ -5,7 +5,13 @@ import { createApp } from '../app';
 import type { ServerConfig } from '../context';
 import { openDatabase } from '../db';
 import { flushDbLogs } from '../logging';
-import { downDatabase, makeTestConfig, makeTestDeps, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '../test-helpers';
+import {
+  downDatabase,
+  makeTestConfig,
+  makeTestDeps,
+  TEST_ADMIN_EMAIL,
+  TEST_ADMIN_PASSWORD,
+} from '../test-helpers';
 import { createSlidingWindowLimiter } from './rateLimit';
 import { signSessionToken } from './session';
 
@@ -28,7 +34,11 @@ function app(overrides: { config?: ServerConfig; db?: PGlite } = {}) {
   return createApp(makeTestDeps(overrides.db ?? db, overrides.config ?? config, clock));
 }
 
-function login(a: ReturnType<typeof app>, body: unknown, init: { url?: string; headers?: Record<string, string>; address?: string } = {}) {
+function login(
+  a: ReturnType<typeof app>,
+  body: unknown,
+  init: { url?: string; headers?: Record<string, string>; address?: string } = {},
+) {
   return a.request(
     init.url ?? '/api/admin/auth/login',
     {
@@ -57,7 +67,9 @@ describe('POST /auth/login (§8 login codes)', () => {
     const cookies = res.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
     const cookie = cookies[0] ?? '';
-    expect(cookie).toMatch(new RegExp(`^mg_admin_session=${String(body.token).replace(/\./g, '\\.')};`));
+    expect(cookie).toMatch(
+      new RegExp(`^mg_admin_session=${String(body.token).replace(/\./g, '\\.')};`),
+    );
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
     expect(cookie).toContain('Path=/api/admin');
@@ -67,26 +79,41 @@ describe('POST /auth/login (§8 login codes)', () => {
   });
 
   it('accepts the email in any case and with surrounding spaces', async () => {
-    const res = await login(app(), { email: '  ADMIN@Example.COM ', password: TEST_ADMIN_PASSWORD });
+    const res = await login(app(), {
+      email: '  ADMIN@Example.COM ',
+      password: TEST_ADMIN_PASSWORD,
+    });
     expect(res.status).toBe(200);
   });
 
   it('marks the cookie Secure when the request came over https', async () => {
-    const direct = await login(app(), { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }, {
-      url: 'https://console.example.com/api/admin/auth/login',
-    });
+    const direct = await login(
+      app(),
+      { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD },
+      {
+        url: 'https://console.example.com/api/admin/auth/login',
+      },
+    );
     expect(direct.headers.getSetCookie()[0]).toContain('Secure');
-    const proxied = await login(app(), { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }, {
-      headers: { 'x-forwarded-proto': 'https' },
-    });
+    const proxied = await login(
+      app(),
+      { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD },
+      {
+        headers: { 'x-forwarded-proto': 'https' },
+      },
+    );
     expect(proxied.headers.getSetCookie()[0]).toContain('Secure');
   });
 
   it('uses the configured API prefix as the cookie path', async () => {
     const custom = await makeTestConfig({ apiPrefix: '/backend/v2' });
-    const res = await login(app({ config: custom }), { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD }, {
-      url: '/backend/v2/auth/login',
-    });
+    const res = await login(
+      app({ config: custom }),
+      { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD },
+      {
+        url: '/backend/v2/auth/login',
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()[0]).toContain('Path=/backend/v2');
   });
@@ -94,7 +121,12 @@ describe('POST /auth/login (§8 login codes)', () => {
   it('answers 401 INCORRECT_USER for an unknown email', async () => {
     const res = await login(app(), { email: 'someone@example.com', password: TEST_ADMIN_PASSWORD });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: 'unauthorized', ok: false, code: 'INCORRECT_USER', message: 'Incorrect user' });
+    expect(await res.json()).toEqual({
+      error: 'unauthorized',
+      ok: false,
+      code: 'INCORRECT_USER',
+      message: 'Incorrect user',
+    });
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
@@ -112,7 +144,11 @@ describe('POST /auth/login (§8 login codes)', () => {
   it('answers 400 with issues when fields are missing or of the wrong type', async () => {
     const res = await login(app(), { email: TEST_ADMIN_EMAIL });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: string; message: string; issues: Array<{ path: string }> };
+    const body = (await res.json()) as {
+      error: string;
+      message: string;
+      issues: Array<{ path: string }>;
+    };
     expect(body.error).toBe('bad_request');
     expect(body.message).toMatch(/password/);
     expect(body.issues.map((i) => i.path)).toContain('password');
@@ -123,7 +159,10 @@ describe('POST /auth/login (§8 login codes)', () => {
   it('answers 400 for malformed JSON and for a non-JSON content type', async () => {
     const malformed = await login(app(), '{"email": "admin@example.com", ');
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^Malformed JSON body/) });
+    expect(await malformed.json()).toMatchObject({
+      error: 'bad_request',
+      message: expect.stringMatching(/^Malformed JSON body/),
+    });
     const form = await app().request('/api/admin/auth/login', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -137,7 +176,10 @@ describe('POST /auth/login (§8 login codes)', () => {
   });
 
   it('answers 503 DB_UNAVAILABLE when the database is down', async () => {
-    const res = await login(app({ db: downDatabase() }), { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
+    const res = await login(app({ db: downDatabase() }), {
+      email: TEST_ADMIN_EMAIL,
+      password: TEST_ADMIN_PASSWORD,
+    });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({
       error: 'db_unavailable',
@@ -148,8 +190,13 @@ describe('POST /auth/login (§8 login codes)', () => {
   });
 
   it('answers 503 EMPTY_DATABASE when the schema is missing', async () => {
-    const uninitialised = { query: () => Promise.resolve({ rows: [{ ready: false }] }) } as unknown as PGlite;
-    const res = await login(app({ db: uninitialised }), { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
+    const uninitialised = {
+      query: () => Promise.resolve({ rows: [{ ready: false }] }),
+    } as unknown as PGlite;
+    const res = await login(app({ db: uninitialised }), {
+      email: TEST_ADMIN_EMAIL,
+      password: TEST_ADMIN_PASSWORD,
+    });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({
       error: 'empty_database',
@@ -168,7 +215,9 @@ describe('POST /auth/login (§8 login codes)', () => {
       "SELECT level, msg, context FROM logs WHERE msg LIKE 'Admin sign%' ORDER BY id",
     );
     expect(rows.rows.some((r) => r.level === 'info' && r.msg === 'Admin signed in')).toBe(true);
-    expect(rows.rows.some((r) => r.level === 'warn' && r.msg === 'Admin sign-in failed')).toBe(true);
+    expect(rows.rows.some((r) => r.level === 'warn' && r.msg === 'Admin sign-in failed')).toBe(
+      true,
+    );
     const all = JSON.stringify((await db.query('SELECT msg, context FROM logs')).rows);
     expect(all).not.toContain(TEST_ADMIN_PASSWORD);
     expect(all).not.toContain('not-it-either');
@@ -180,7 +229,12 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
   it('answers 401 NO_TOKEN without credentials', async () => {
     const res = await app().request('/api/admin/stats');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: 'unauthorized', ok: false, code: 'NO_TOKEN', message: 'Please sign in.' });
+    expect(await res.json()).toEqual({
+      error: 'unauthorized',
+      ok: false,
+      code: 'NO_TOKEN',
+      message: 'Please sign in.',
+    });
     const who = await app().request('/api/admin/auth/whoami');
     expect(who.status).toBe(401);
     expect(await who.json()).toMatchObject({ ok: false, code: 'NO_TOKEN' });
@@ -189,17 +243,23 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
   it('accepts the Bearer header', async () => {
     const a = app();
     const token = await tokenFor(a);
-    const res = await a.request('/api/admin/auth/whoami', { headers: { authorization: `Bearer ${token}` } });
+    const res = await a.request('/api/admin/auth/whoami', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, user: { email: TEST_ADMIN_EMAIL } });
-    const stats = await a.request('/api/admin/stats', { headers: { authorization: `Bearer ${token}` } });
+    const stats = await a.request('/api/admin/stats', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(stats.status).toBe(200);
   });
 
   it('accepts the session cookie', async () => {
     const a = app();
     const token = await tokenFor(a);
-    const res = await a.request('/api/admin/auth/whoami', { headers: { cookie: `other=1; mg_admin_session=${token}` } });
+    const res = await a.request('/api/admin/auth/whoami', {
+      headers: { cookie: `other=1; mg_admin_session=${token}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, user: { email: TEST_ADMIN_EMAIL } });
   });
@@ -207,9 +267,14 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
   it.each([
     ['garbled', 'not-a-jwt'],
     ['three garbage parts', 'aaa.bbb.ccc'],
-    ['unsigned (alg none)', `${btoa(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${btoa(JSON.stringify({ sub: TEST_ADMIN_EMAIL, exp: 4102444800 }))}.`],
+    [
+      'unsigned (alg none)',
+      `${btoa(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${btoa(JSON.stringify({ sub: TEST_ADMIN_EMAIL, exp: 4102444800 }))}.`,
+    ],
   ])('answers 401 INVALID_JWT for a %s token', async (_label, token) => {
-    const res = await app().request('/api/admin/stats', { headers: { authorization: `Bearer ${token}` } });
+    const res = await app().request('/api/admin/stats', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({
       error: 'unauthorized',
@@ -228,17 +293,29 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
       .setIssuedAt(Math.floor(T0.getTime() / 1000))
       .setExpirationTime(Math.floor(T0.getTime() / 1000) + 3600)
       .sign(new TextEncoder().encode('another-secret-another-secret-another'));
-    const res = await app().request('/api/admin/stats', { headers: { cookie: `mg_admin_session=${forged}` } });
+    const res = await app().request('/api/admin/stats', {
+      headers: { cookie: `mg_admin_session=${forged}` },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'INVALID_JWT' });
   });
 
   it('answers 401 INVALID_JWT once the session has expired (exp = iat + SESSION_TTL_S)', async () => {
     const token = await signSessionToken(config, TEST_ADMIN_EMAIL, T0);
-    const stillValid = createApp(makeTestDeps(db, config, { now: new Date(T0.getTime() + 3599_000) }));
-    expect((await stillValid.request('/api/admin/stats', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const stillValid = createApp(
+      makeTestDeps(db, config, { now: new Date(T0.getTime() + 3599_000) }),
+    );
+    expect(
+      (
+        await stillValid.request('/api/admin/stats', {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).status,
+    ).toBe(200);
     const expired = createApp(makeTestDeps(db, config, { now: new Date(T0.getTime() + 3601_000) }));
-    const res = await expired.request('/api/admin/stats', { headers: { authorization: `Bearer ${token}` } });
+    const res = await expired.request('/api/admin/stats', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'INVALID_JWT' });
   });
@@ -246,7 +323,9 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
   it('answers 404 JSON for an unknown API path once signed in, 401 before', async () => {
     const a = app();
     const token = await tokenFor(a);
-    const res = await a.request('/api/admin/no-such-thing', { headers: { authorization: `Bearer ${token}` } });
+    const res = await a.request('/api/admin/no-such-thing', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(await res.json()).toMatchObject({ error: 'not_found' });
@@ -255,18 +334,24 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
 });
 
 describe('logout', () => {
-  it.each(['/api/admin/auth/logout', '/api/admin/logout'])('%s answers 200 {ok:true} and clears the cookie', async (path) => {
-    const a = app();
-    const token = await tokenFor(a);
-    const res = await a.request(path, { method: 'POST', headers: { cookie: `mg_admin_session=${token}` } });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true });
-    const cookie = res.headers.getSetCookie()[0] ?? '';
-    expect(cookie).toMatch(/^mg_admin_session=;/);
-    expect(cookie).toContain('Max-Age=0');
-    expect(cookie).toContain('Path=/api/admin');
-    expect(cookie).toContain('HttpOnly');
-  });
+  it.each(['/api/admin/auth/logout', '/api/admin/logout'])(
+    '%s answers 200 {ok:true} and clears the cookie',
+    async (path) => {
+      const a = app();
+      const token = await tokenFor(a);
+      const res = await a.request(path, {
+        method: 'POST',
+        headers: { cookie: `mg_admin_session=${token}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+      const cookie = res.headers.getSetCookie()[0] ?? '';
+      expect(cookie).toMatch(/^mg_admin_session=;/);
+      expect(cookie).toContain('Max-Age=0');
+      expect(cookie).toContain('Path=/api/admin');
+      expect(cookie).toContain('HttpOnly');
+    },
+  );
 
   it('answers 200 even without a session', async () => {
     const res = await app().request('/api/admin/auth/logout', { method: 'POST' });
@@ -283,7 +368,11 @@ describe('sign-in rate limit (per client address, sliding window)', () => {
     const attempt = (password: string, address = '198.51.100.7') =>
       a.request(
         '/api/admin/auth/login',
-        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: TEST_ADMIN_EMAIL, password }) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: TEST_ADMIN_EMAIL, password }),
+        },
         clientEnv(address),
       );
     for (let i = 0; i < 3; i++) {
@@ -310,7 +399,10 @@ describe('sign-in rate limit (per client address, sliding window)', () => {
   it('does not count successful sign-ins', async () => {
     const limited = await makeTestConfig({ loginRateLimit: { maxAttempts: 2, windowS: 60 } });
     const a = createApp(makeTestDeps(db, limited, { now: T0 }));
-    for (let i = 0; i < 4; i++) expect((await login(a, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD })).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await login(a, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD })).status,
+      ).toBe(200);
   });
 });
 

@@ -8,9 +8,15 @@ const KEY_LENGTH = 32;
 const DEFAULT_PARAMS = { N: 16384, r: 8, p: 1 } as const;
 /** Upper bound on scrypt working memory (bytes) a stored hash may demand. */
 const MAX_SCRYPT_MEMORY = 256 * 1024 * 1024;
-const HASH_PATTERN = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+const HASH_PATTERN =
+  /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 
-function scryptAsync(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  keyLength: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(password, salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
   });
@@ -49,10 +55,18 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parsePasswordHash(stored);
   if (!parsed) {
-    await scryptAsync(password, Buffer.alloc(16), KEY_LENGTH, { ...DEFAULT_PARAMS, maxmem: 64 * 1024 * 1024 });
+    await scryptAsync(password, Buffer.alloc(16), KEY_LENGTH, {
+      ...DEFAULT_PARAMS,
+      maxmem: 64 * 1024 * 1024,
+    });
     return false;
   }
   const { N, r, p, salt, hash } = parsed;
-  const key = await scryptAsync(password, salt, hash.length, { N, r, p, maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024 });
+  const key = await scryptAsync(password, salt, hash.length, {
+    N,
+    r,
+    p,
+    maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024,
+  });
   return key.length === hash.length && timingSafeEqual(key, hash);
 }

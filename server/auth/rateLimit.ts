@@ -21,7 +21,10 @@ export interface SlidingWindowLimiter {
 const SWEEP_THRESHOLD = 10_000;
 
 /** Creates a sliding-window limiter: `maxAttempts` per `windowMs` milliseconds per key (brief item 3: 10 per 15 min). */
-export function createSlidingWindowLimiter(maxAttempts: number, windowMs: number): SlidingWindowLimiter {
+export function createSlidingWindowLimiter(
+  maxAttempts: number,
+  windowMs: number,
+): SlidingWindowLimiter {
   const hits = new Map<string, number[]>();
 
   const live = (key: string, nowMs: number): number[] => {
@@ -40,7 +43,10 @@ export function createSlidingWindowLimiter(maxAttempts: number, windowMs: number
       const list = live(key, nowMs);
       if (list.length < maxAttempts) return { allowed: true };
       const oldest = list[list.length - maxAttempts] ?? nowMs;
-      return { allowed: false, retryAfterS: Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000)) };
+      return {
+        allowed: false,
+        retryAfterS: Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000)),
+      };
     },
     record(key, nowMs) {
       if (hits.size > SWEEP_THRESHOLD) for (const k of [...hits.keys()]) live(k, nowMs);

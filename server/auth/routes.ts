@@ -117,7 +117,8 @@ export interface AuthRouterOptions {
 export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {}): Hono {
   const { config } = deps;
   const limits = config.loginRateLimit ?? { maxAttempts: 10, windowS: 900 };
-  const limiter = options.limiter ?? createSlidingWindowLimiter(limits.maxAttempts, limits.windowS * 1000);
+  const limiter =
+    options.limiter ?? createSlidingWindowLimiter(limits.maxAttempts, limits.windowS * 1000);
   const router = new Hono();
 
   router.post('/auth/login', async (c) => {
@@ -126,7 +127,10 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
     const decision = limiter.check(ip, nowMs);
     if (!decision.allowed) {
       deps.log.warn({ ip }, 'sign-in rate limit hit');
-      writeDbLog(deps, 'warn', 'Sign-in rate limit hit', { ip, retry_after_s: decision.retryAfterS });
+      writeDbLog(deps, 'warn', 'Sign-in rate limit hit', {
+        ip,
+        retry_after_s: decision.retryAfterS,
+      });
       c.header('Retry-After', String(decision.retryAfterS));
       return c.json(
         {

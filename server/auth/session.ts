@@ -20,7 +20,11 @@ export interface AdminSession {
 }
 
 /** Signs a session JWT for `email`: HS256, iat = `now`, exp = now + config.sessionTtlS seconds. */
-export async function signSessionToken(config: ServerConfig, email: string, now: Date): Promise<string> {
+export async function signSessionToken(
+  config: ServerConfig,
+  email: string,
+  now: Date,
+): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ email })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -16,7 +16,8 @@ const extensions = { pg_trgm };
 
 /** Opens (creating when needed) the database at `dataDir`, or in memory for 'memory', and migrates it. */
 export async function openDatabase(dataDir: string): Promise<PGlite> {
-  const db = dataDir === 'memory' ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
+  const db =
+    dataDir === 'memory' ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
   await db.waitReady;
   await migrate(db);
   return db;
@@ -27,7 +28,9 @@ export async function migrate(db: PGlite): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
   const done = new Set(
-    (await db.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+    (await db.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map(
+      (r) => r.version,
+    ),
   );
   const files = readdirSync(migrationsDir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))

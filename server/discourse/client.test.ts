@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { discourseConfig } from '../testing/app';
-import { startFakeDiscourse, type FakeDiscourse, type FakeReply, type RecordedRequest } from '../testing/fakeDiscourse';
+import {
+  startFakeDiscourse,
+  type FakeDiscourse,
+  type FakeReply,
+  type RecordedRequest,
+} from '../testing/fakeDiscourse';
 import { DiscourseClient, syncForumAccess } from './client';
 
 let fake: FakeDiscourse | null = null;
@@ -11,7 +16,8 @@ afterEach(async () => {
 
 /** Routes the fake: the user lookup answers `users`; every other call answers `other`. */
 function forum(users: unknown[], other: FakeReply): (req: RecordedRequest) => FakeReply {
-  return (req) => (req.path.startsWith('/admin/users/list/') ? { status: 200, body: users } : other);
+  return (req) =>
+    req.path.startsWith('/admin/users/list/') ? { status: 200, body: users } : other;
 }
 
 function expectApiHeaders(req: RecordedRequest | undefined) {
@@ -22,14 +28,19 @@ function expectApiHeaders(req: RecordedRequest | undefined) {
 describe('DiscourseClient.grant', () => {
   it('adds an existing forum account to the group with PUT /groups/{id}/members.json', async () => {
     fake = await startFakeDiscourse(
-      forum([{ id: 7, username: 'ada_l', email: 'ada@example.com' }], { status: 200, body: { success: 'OK', usernames: ['ada_l'] } }),
+      forum([{ id: 7, username: 'ada_l', email: 'ada@example.com' }], {
+        status: 200,
+        body: { success: 'OK', usernames: ['ada_l'] },
+      }),
     );
     const out = await new DiscourseClient(discourseConfig(fake.url)).grant('ada@example.com');
     expect(out).toEqual({ ok: true, status: 200 });
     expect(fake.requests).toHaveLength(2);
     const [lookup, put] = fake.requests;
     expect(lookup?.method).toBe('GET');
-    expect(lookup?.path).toBe('/admin/users/list/active.json?email=ada%40example.com&show_emails=true');
+    expect(lookup?.path).toBe(
+      '/admin/users/list/active.json?email=ada%40example.com&show_emails=true',
+    );
     expectApiHeaders(lookup);
     expect(put?.method).toBe('PUT');
     expect(put?.path).toBe('/groups/42/members.json');
@@ -39,8 +50,12 @@ describe('DiscourseClient.grant', () => {
   });
 
   it('invites an address without a forum account into the group with POST /invites.json', async () => {
-    fake = await startFakeDiscourse(forum([], { status: 200, body: { id: 1, link: 'https://forum/invites/x' } }));
-    const out = await new DiscourseClient(discourseConfig(fake.url, { groupId: 9 })).grant('new@example.com');
+    fake = await startFakeDiscourse(
+      forum([], { status: 200, body: { id: 1, link: 'https://forum/invites/x' } }),
+    );
+    const out = await new DiscourseClient(discourseConfig(fake.url, { groupId: 9 })).grant(
+      'new@example.com',
+    );
     expect(out).toEqual({ ok: true, invited: true, groupId: 9, status: 200 });
     const invite = fake.requests[1];
     expect(invite?.method).toBe('POST');
@@ -50,7 +65,9 @@ describe('DiscourseClient.grant', () => {
   });
 
   it('ignores lookup rows whose shown email differs (invites instead)', async () => {
-    fake = await startFakeDiscourse(forum([{ username: 'other', email: 'other@example.com' }], { status: 200, body: {} }));
+    fake = await startFakeDiscourse(
+      forum([{ username: 'other', email: 'other@example.com' }], { status: 200, body: {} }),
+    );
     const out = await new DiscourseClient(discourseConfig(fake.url)).grant('ada@example.com');
     expect(out).toMatchObject({ ok: true, invited: true });
   });
@@ -59,7 +76,10 @@ describe('DiscourseClient.grant', () => {
     fake = await startFakeDiscourse(
       forum([{ username: 'ada_l', email: 'ada@example.com' }], {
         status: 422,
-        body: { errors: ['ada_l is already a member of this group', 'second'], error_type: 'invalid_parameters' },
+        body: {
+          errors: ['ada_l is already a member of this group', 'second'],
+          error_type: 'invalid_parameters',
+        },
       }),
     );
     const out = await new DiscourseClient(discourseConfig(fake.url)).grant('ada@example.com');
@@ -74,18 +94,27 @@ describe('DiscourseClient.grant', () => {
   it('reports a 429 with the wait in seconds from extras.wait_seconds', async () => {
     fake = await startFakeDiscourse(() => ({
       status: 429,
-      body: { errors: ['You’ve performed this action too many times.'], error_type: 'rate_limit', extras: { wait_seconds: 37 } },
+      body: {
+        errors: ['You’ve performed this action too many times.'],
+        error_type: 'rate_limit',
+        extras: { wait_seconds: 37 },
+      },
     }));
     const out = await new DiscourseClient(discourseConfig(fake.url)).grant('ada@example.com');
     expect(out).toMatchObject({ ok: false, status: 429 });
-    expect(out).toHaveProperty('error', 'You’ve performed this action too many times. (rate limited; retry after 37 s)');
+    expect(out).toHaveProperty(
+      'error',
+      'You’ve performed this action too many times. (rate limited; retry after 37 s)',
+    );
     expect(fake.requests).toHaveLength(1);
   });
 
   it('gives up after timeoutMs when Discourse never answers', async () => {
     fake = await startFakeDiscourse(() => 'hang');
     const started = Date.now();
-    const out = await new DiscourseClient(discourseConfig(fake.url, { timeoutMs: 150 })).grant('ada@example.com');
+    const out = await new DiscourseClient(discourseConfig(fake.url, { timeoutMs: 150 })).grant(
+      'ada@example.com',
+    );
     expect(out).toEqual({ ok: false, status: null, error: 'Discourse timed out after 150 ms' });
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -109,7 +138,12 @@ describe('DiscourseClient.grant', () => {
 
 describe('DiscourseClient.revoke', () => {
   it('removes the account from the group with DELETE /groups/{id}/members.json', async () => {
-    fake = await startFakeDiscourse(forum([{ username: 'ada_l', email: 'ada@example.com' }], { status: 200, body: { success: 'OK' } }));
+    fake = await startFakeDiscourse(
+      forum([{ username: 'ada_l', email: 'ada@example.com' }], {
+        status: 200,
+        body: { success: 'OK' },
+      }),
+    );
     const out = await new DiscourseClient(discourseConfig(fake.url)).revoke('ada@example.com');
     expect(out).toEqual({ ok: true, status: 200 });
     const del = fake.requests[1];
@@ -129,6 +163,9 @@ describe('DiscourseClient.revoke', () => {
 
 describe('syncForumAccess', () => {
   it('skips without calling anything when Discourse is not configured', async () => {
-    expect(await syncForumAccess(null, 'grant', 'ada@example.com')).toEqual({ skipped: true, reason: 'Discourse not configured' });
+    expect(await syncForumAccess(null, 'grant', 'ada@example.com')).toEqual({
+      skipped: true,
+      reason: 'Discourse not configured',
+    });
   });
 });

@@ -22,7 +22,10 @@ export type DiscourseOutcome =
   | { skipped: true; reason: string };
 
 /** The outcome when `config.discourse` is null. */
-export const DISCOURSE_NOT_CONFIGURED: DiscourseOutcome = { skipped: true, reason: 'Discourse not configured' };
+export const DISCOURSE_NOT_CONFIGURED: DiscourseOutcome = {
+  skipped: true,
+  reason: 'Discourse not configured',
+};
 
 interface CallOk {
   ok: true;
@@ -51,11 +54,16 @@ export class DiscourseClient {
     if (!user.ok) return user.outcome;
     const groupId = this.config.groupId;
     if (user.username === null) {
-      const invite = await this.call('POST', '/invites.json', { email, group_ids: String(groupId) });
+      const invite = await this.call('POST', '/invites.json', {
+        email,
+        group_ids: String(groupId),
+      });
       if (!invite.ok) return invite.outcome;
       return { ok: true, invited: true, groupId, status: invite.status };
     }
-    const added = await this.call('PUT', `/groups/${groupId}/members.json`, { usernames: user.username });
+    const added = await this.call('PUT', `/groups/${groupId}/members.json`, {
+      usernames: user.username,
+    });
     if (!added.ok) return added.outcome;
     return { ok: true, status: added.status };
   }
@@ -76,26 +84,42 @@ export class DiscourseClient {
   }
 
   /** Looks the forum account up by email → {ok:true, username|null} or a failure outcome. */
-  private async findUsername(email: string): Promise<{ ok: true; username: string | null } | CallFailed> {
+  private async findUsername(
+    email: string,
+  ): Promise<{ ok: true; username: string | null } | CallFailed> {
     const qs = new URLSearchParams({ email, show_emails: 'true' });
     const found = await this.call('GET', `/admin/users/list/active.json?${qs.toString()}`);
     if (!found.ok) return found;
     if (!Array.isArray(found.body)) {
-      return { ok: false, outcome: { ok: false, status: found.status, error: 'Discourse user lookup answered an unexpected shape' } };
+      return {
+        ok: false,
+        outcome: {
+          ok: false,
+          status: found.status,
+          error: 'Discourse user lookup answered an unexpected shape',
+        },
+      };
     }
     const users = found.body.filter(
       (u): u is { username: string; email?: unknown } =>
-        typeof u === 'object' && u !== null && typeof (u as { username?: unknown }).username === 'string',
+        typeof u === 'object' &&
+        u !== null &&
+        typeof (u as { username?: unknown }).username === 'string',
     );
     // Discourse filters by exact email already; when emails are shown, double-check.
     const match =
-      users.find((u) => typeof u.email === 'string' && u.email.toLowerCase() === email.toLowerCase()) ??
-      users.find((u) => typeof u.email !== 'string');
+      users.find(
+        (u) => typeof u.email === 'string' && u.email.toLowerCase() === email.toLowerCase(),
+      ) ?? users.find((u) => typeof u.email !== 'string');
     return { ok: true, username: match ? match.username : null };
   }
 
   /** One HTTP call with the API headers and the time-out → parsed JSON body, or a failure outcome. */
-  private async call(method: string, pathAndQuery: string, body?: unknown): Promise<CallOk | CallFailed> {
+  private async call(
+    method: string,
+    pathAndQuery: string,
+    body?: unknown,
+  ): Promise<CallOk | CallFailed> {
     const timeoutMs = this.config.timeoutMs;
     const headers: Record<string, string> = {
       'Api-Key': this.config.apiKey,
@@ -114,7 +138,10 @@ export class DiscourseClient {
       });
       text = await res.text();
     } catch (err) {
-      return { ok: false, outcome: { ok: false, status: null, error: describeFetchError(err, timeoutMs) } };
+      return {
+        ok: false,
+        outcome: { ok: false, status: null, error: describeFetchError(err, timeoutMs) },
+      };
     }
     let parsed: unknown = null;
     if (text.trim() !== '') {
@@ -132,14 +159,19 @@ export class DiscourseClient {
 /** Turns a thrown fetch error into a message: time-outs name the limit in ms, network errors their cause. */
 function describeFetchError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `Discourse timed out after ${timeoutMs} ms`;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return `Discourse timed out after ${timeoutMs} ms`;
   const cause = e?.cause?.code ?? e?.cause?.message;
   const message = e?.message ?? String(err);
   return cause ? `${message} (${cause})` : message;
 }
 
 /** Maps a Discourse 4xx/5xx answer (`{errors:[…], error_type, extras?}`) to a failure outcome. */
-function describeHttpError(status: number, parsed: unknown, text: string): Extract<DiscourseOutcome, { ok: false }> {
+function describeHttpError(
+  status: number,
+  parsed: unknown,
+  text: string,
+): Extract<DiscourseOutcome, { ok: false }> {
   const obj = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as {
     errors?: unknown;
     error_type?: unknown;
@@ -158,7 +190,9 @@ function describeHttpError(status: number, parsed: unknown, text: string): Extra
   if (status === 429 && (typeof wait === 'number' || typeof wait === 'string')) {
     error = `${error} (rate limited; retry after ${wait} s)`;
   }
-  return errors.length > 0 ? { ok: false, status, error, payload: { errors } } : { ok: false, status, error };
+  return errors.length > 0
+    ? { ok: false, status, error, payload: { errors } }
+    : { ok: false, status, error };
 }
 
 /**

@@ -30,7 +30,9 @@ export function jsonBodyGuard(): MiddlewareHandler {
     try {
       JSON.parse(text);
     } catch (err) {
-      throw badRequest(`Malformed JSON body: ${err instanceof Error ? err.message : 'cannot parse'}`);
+      throw badRequest(
+        `Malformed JSON body: ${err instanceof Error ? err.message : 'cannot parse'}`,
+      );
     }
     return next();
   };
@@ -41,7 +43,11 @@ export function jsonBodyLimit(): MiddlewareHandler {
   return bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
     onError: () => {
-      throw new ApiError(413, 'payload_too_large', `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+      throw new ApiError(
+        413,
+        'payload_too_large',
+        `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`,
+      );
     },
   });
 }
@@ -50,7 +56,10 @@ export function jsonBodyLimit(): MiddlewareHandler {
  * Parses the JSON body with a zod schema; an empty body counts as `{}`. Throws ZodError, which
  * the app answers as 400 `{error:'bad_request', message, issues}`.
  */
-export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+export async function parseJsonBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+): Promise<z.infer<S>> {
   const text = await c.req.text();
   return schema.parse(text.trim() === '' ? {} : JSON.parse(text)) as z.infer<S>;
 }

@@ -23,7 +23,9 @@ export function clickbankRoutes(deps: AppDeps): Hono {
     if (text === undefined) throw badRequest('email is required');
     const email = normaliseEmail(text);
     if (email === null) throw badRequest(`email must be an email address (got '${text}')`);
-    const answer: ClickbankOrdersJson = { local: { clickbank_details: await ordersByEmail(deps.db, email) } };
+    const answer: ClickbankOrdersJson = {
+      local: { clickbank_details: await ordersByEmail(deps.db, email) },
+    };
     return c.json(answer);
   });
   return r;

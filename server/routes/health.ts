@@ -28,12 +28,19 @@ export function createHealthRouter(deps: AppDeps): Hono {
   const router = new Hono();
   router.get('/health', (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json({ ok: true, version: APP_VERSION, uptime_s: Math.max(0, Math.floor((deps.now().getTime() - startedMs) / 1000)) });
+    return c.json({
+      ok: true,
+      version: APP_VERSION,
+      uptime_s: Math.max(0, Math.floor((deps.now().getTime() - startedMs) / 1000)),
+    });
   });
   router.get('/health/db', async (c) => {
     c.header('Cache-Control', 'no-store');
     if (await isDatabaseUp(deps)) return c.json({ ok: true });
-    return c.json({ ok: false, error: 'db_unavailable', message: AUTH_MESSAGES.DB_UNAVAILABLE }, 503);
+    return c.json(
+      { ok: false, error: 'db_unavailable', message: AUTH_MESSAGES.DB_UNAVAILABLE },
+      503,
+    );
   });
   return router;
 }

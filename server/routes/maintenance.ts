@@ -19,7 +19,9 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
   r.get('/maintenance/run-expiration', async (c) => {
     const raw = queryText(c.req.query(), 'dryRun');
     if (raw !== undefined && !/^(true|1)$/i.test(raw)) {
-      throw badRequest(`GET only previews (dryRun=true); POST {"dryRun": false} to apply (got dryRun=${raw})`);
+      throw badRequest(
+        `GET only previews (dryRun=true); POST {"dryRun": false} to apply (got dryRun=${raw})`,
+      );
     }
     return c.json(await runExpiration(deps, { dryRun: true }));
   });
@@ -33,9 +35,11 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
       } catch {
         throw badRequest('The body is not valid JSON');
       }
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        throw badRequest('The body must be a JSON object');
       const v = (body as { dryRun?: unknown }).dryRun;
-      if (v !== undefined && typeof v !== 'boolean') throw badRequest('dryRun must be true or false');
+      if (v !== undefined && typeof v !== 'boolean')
+        throw badRequest('dryRun must be true or false');
       dryRun = v === true;
     }
     return c.json(await runExpiration(deps, { dryRun }));

@@ -3,10 +3,19 @@ import type { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, countRows, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { startFakeDiscourse, type FakeDiscourse } from '../testing/fakeDiscourse';
-import { insertEvent, insertOrder, insertSubscription, lemonSqueezyObject } from '../testing/fixtures';
+import {
+  insertEvent,
+  insertOrder,
+  insertSubscription,
+  lemonSqueezyObject,
+} from '../testing/fixtures';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { clickbankRoutes } from './clickbank';
-import { SUBSCRIPTION_SORT_KEYS, subscriptionsRoutes, type SubscriptionRowJson } from './subscriptions';
+import {
+  SUBSCRIPTION_SORT_KEYS,
+  subscriptionsRoutes,
+  type SubscriptionRowJson,
+} from './subscriptions';
 
 let db: PGlite;
 let app: Hono;
@@ -54,7 +63,12 @@ describe('GET /subscriptions', () => {
       currency: 'USD',
       updated_at: '2026-11-02T08:00:00.000Z',
     });
-    expect(body.rows[0]).toMatchObject({ row_id: 4, amount: 9900, currency: 'EUR', expires_at: null });
+    expect(body.rows[0]).toMatchObject({
+      row_id: 4,
+      amount: 9900,
+      currency: 'EUR',
+      expires_at: null,
+    });
     expect(body.rows[2]).toMatchObject({ row_id: 2, name: null, provider: 'clickbank' });
   });
 
@@ -139,7 +153,10 @@ describe('GET /subscriptions', () => {
   });
 
   it.each([
-    ['sortKey=mg_status', /sortKey must be one of row_id, email, provider, provider_id, provider_status, cadence, start_date, current_period_end, expires_at, amount, updated_at/],
+    [
+      'sortKey=mg_status',
+      /sortKey must be one of row_id, email, provider, provider_id, provider_status, cadence, start_date, current_period_end, expires_at, amount, updated_at/,
+    ],
     ['sortDir=up', /sortDir must be one of asc, desc/],
     ['pageSize=201', /pageSize must be a whole number from 1 to 200/],
     ['pageSize=10000', /pageSize must be a whole number from 1 to 200/],
@@ -160,14 +177,48 @@ describe('GET /subscriptions', () => {
 
 describe('GET /subscriptions/detail', () => {
   it('builds a LemonSqueezy detail from the stored subscription object', async () => {
-    await insertEvent(db, { subscriptionId: 1, type: 'new', occurredAt: '2026-01-05T10:00:00Z', amountCents: 1000, currency: 'USD' });
-    await insertEvent(db, { subscriptionId: 1, type: 'renewal', occurredAt: '2026-02-05T10:00:00Z', amountCents: 1000, currency: 'USD' });
-    await insertEvent(db, { subscriptionId: 1, type: 'renewal', occurredAt: '2026-03-05T10:00:00Z', amountCents: 800, currency: 'EUR' });
-    await insertEvent(db, { subscriptionId: 1, type: 'cancellation', occurredAt: '2026-03-06T10:00:00Z' });
-    await insertEvent(db, { subscriptionId: 4, type: 'new', occurredAt: '2024-03-01T00:00:00Z', amountCents: 9900, currency: 'EUR' });
-    const res = await call(app, 'GET', '/subscriptions/detail?enrich=1&provider=lemonsqueezy&provider_id=ls-1');
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'new',
+      occurredAt: '2026-01-05T10:00:00Z',
+      amountCents: 1000,
+      currency: 'USD',
+    });
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'renewal',
+      occurredAt: '2026-02-05T10:00:00Z',
+      amountCents: 1000,
+      currency: 'USD',
+    });
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'renewal',
+      occurredAt: '2026-03-05T10:00:00Z',
+      amountCents: 800,
+      currency: 'EUR',
+    });
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'cancellation',
+      occurredAt: '2026-03-06T10:00:00Z',
+    });
+    await insertEvent(db, {
+      subscriptionId: 4,
+      type: 'new',
+      occurredAt: '2024-03-01T00:00:00Z',
+      amountCents: 9900,
+      currency: 'EUR',
+    });
+    const res = await call(
+      app,
+      'GET',
+      '/subscriptions/detail?enrich=1&provider=lemonsqueezy&provider_id=ls-1',
+    );
     expect(res.status).toBe(200);
-    const stored = await db.query<{ payload: unknown }>('SELECT payload FROM subscriptions WHERE id = 1');
+    const stored = await db.query<{ payload: unknown }>(
+      'SELECT payload FROM subscriptions WHERE id = 1',
+    );
     expect(res.body).toEqual({
       email: 'ada@example.com',
       name: 'Ada L.',
@@ -206,8 +257,10 @@ describe('GET /subscriptions/detail', () => {
       },
       pause: null,
       urls: {
-        update_payment_method: 'https://my-store.lemonsqueezy.com/subscription/1/payment-details?expires=1666869343&signature=9985',
-        customer_portal: 'https://my-store.lemonsqueezy.com/billing?expires=1666869343&signature=82ae',
+        update_payment_method:
+          'https://my-store.lemonsqueezy.com/subscription/1/payment-details?expires=1666869343&signature=9985',
+        customer_portal:
+          'https://my-store.lemonsqueezy.com/billing?expires=1666869343&signature=82ae',
       },
       created_at: '2021-08-11T13:47:27.000Z',
       updated_at: '2021-08-11T13:54:19.000Z',
@@ -218,8 +271,18 @@ describe('GET /subscriptions/detail', () => {
 
   it('takes marketing status and location from an included LemonSqueezy customer object', async () => {
     const payload = {
-      ...lemonSqueezyObject('ls-3', { status: 'on_trial', status_formatted: 'On Trial', trial_ends_at: '2026-11-15T08:00:00.000000Z' }),
-      included: [{ type: 'customers', id: '9', attributes: { status: 'subscribed', city: 'Lyon', region: 'ARA', country: 'FR' } }],
+      ...lemonSqueezyObject('ls-3', {
+        status: 'on_trial',
+        status_formatted: 'On Trial',
+        trial_ends_at: '2026-11-15T08:00:00.000000Z',
+      }),
+      included: [
+        {
+          type: 'customers',
+          id: '9',
+          attributes: { status: 'subscribed', city: 'Lyon', region: 'ARA', country: 'FR' },
+        },
+      ],
     };
     await db.query('UPDATE subscriptions SET payload = $1 WHERE id = 3', [JSON.stringify(payload)]);
     const res = await call(app, 'GET', '/subscriptions/detail?enrich=1&email=Carol@Sample.org');
@@ -242,10 +305,24 @@ describe('GET /subscriptions/detail', () => {
 
   it('by email picks the customer’s most recent subscription', async () => {
     const ada = 1;
-    await insertSubscription(db, { customerId: ada, provider: 'clickbank', providerId: 'OLD1', startDate: '2020-01-01T00:00:00Z' });
-    expect((await call(app, 'GET', '/subscriptions/detail?email=ada@example.com')).body.provider_id).toBe('ls-1');
-    await insertSubscription(db, { customerId: ada, provider: 'clickbank', providerId: 'NEW1', startDate: '2026-11-19T00:00:00Z' });
-    expect((await call(app, 'GET', '/subscriptions/detail?email=ada@example.com')).body.provider_id).toBe('NEW1');
+    await insertSubscription(db, {
+      customerId: ada,
+      provider: 'clickbank',
+      providerId: 'OLD1',
+      startDate: '2020-01-01T00:00:00Z',
+    });
+    expect(
+      (await call(app, 'GET', '/subscriptions/detail?email=ada@example.com')).body.provider_id,
+    ).toBe('ls-1');
+    await insertSubscription(db, {
+      customerId: ada,
+      provider: 'clickbank',
+      providerId: 'NEW1',
+      startDate: '2026-11-19T00:00:00Z',
+    });
+    expect(
+      (await call(app, 'GET', '/subscriptions/detail?email=ada@example.com')).body.provider_id,
+    ).toBe('NEW1');
   });
 
   it('builds a ClickBank detail from its orders (latest order first)', async () => {
@@ -275,10 +352,31 @@ describe('GET /subscriptions/detail', () => {
       nextPaymentAt: '2027-06-01T00:00:00Z',
       rawJson: { transactionType: 'BILL', paymentMethod: 'VISA', receipt: 'CBREC1R2' },
     });
-    await insertEvent(db, { subscriptionId: 2, type: 'new', occurredAt: '2025-06-01T00:00:00Z', amountCents: 4900, currency: 'USD' });
-    await insertEvent(db, { subscriptionId: 2, type: 'renewal', occurredAt: '2026-06-01T00:00:00Z', amountCents: 4900 });
-    await insertEvent(db, { subscriptionId: 2, type: 'refund', occurredAt: '2026-06-02T00:00:00Z', amountCents: 1000, currency: 'USD' });
-    const res = await call(app, 'GET', '/subscriptions/detail?enrich=1&provider=clickbank&provider_id=CBREC1');
+    await insertEvent(db, {
+      subscriptionId: 2,
+      type: 'new',
+      occurredAt: '2025-06-01T00:00:00Z',
+      amountCents: 4900,
+      currency: 'USD',
+    });
+    await insertEvent(db, {
+      subscriptionId: 2,
+      type: 'renewal',
+      occurredAt: '2026-06-01T00:00:00Z',
+      amountCents: 4900,
+    });
+    await insertEvent(db, {
+      subscriptionId: 2,
+      type: 'refund',
+      occurredAt: '2026-06-02T00:00:00Z',
+      amountCents: 1000,
+      currency: 'USD',
+    });
+    const res = await call(
+      app,
+      'GET',
+      '/subscriptions/detail?enrich=1&provider=clickbank&provider_id=CBREC1',
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       email: 'bob@example.com',
@@ -319,9 +417,18 @@ describe('GET /subscriptions/detail', () => {
   });
 
   it('a ClickBank subscription without orders keeps the row values', async () => {
-    const res = await call(app, 'GET', '/subscriptions/detail?provider=clickbank&provider_id=CBREC1');
+    const res = await call(
+      app,
+      'GET',
+      '/subscriptions/detail?provider=clickbank&provider_id=CBREC1',
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: null, amount: 4900, renews_at: '2027-06-01T00:00:00.000Z', provider_detail: {} });
+    expect(res.body).toMatchObject({
+      name: null,
+      amount: 4900,
+      renews_at: '2027-06-01T00:00:00.000Z',
+      provider_detail: {},
+    });
   });
 
   it.each([
@@ -342,7 +449,13 @@ describe('GET /subscriptions/detail', () => {
 
 describe('GET /clickbank/orders', () => {
   it('lists the order records of an email, newest first, with every §3 key', async () => {
-    await insertOrder(db, { subscriptionId: 2, email: 'bob@example.com', receipt: 'A1', createdAtProvider: '2025-06-01T00:00:00Z', amountCents: 4900 });
+    await insertOrder(db, {
+      subscriptionId: 2,
+      email: 'bob@example.com',
+      receipt: 'A1',
+      createdAtProvider: '2025-06-01T00:00:00Z',
+      amountCents: 4900,
+    });
     await insertOrder(db, {
       subscriptionId: null,
       email: 'bob@example.com',
@@ -367,8 +480,18 @@ describe('GET /clickbank/orders', () => {
       nextPaymentAt: '2027-07-01T00:00:00Z',
       rawJson: { receipt: 'A3' },
     });
-    await insertOrder(db, { subscriptionId: 2, email: 'bob@example.com', receipt: 'A2', createdAtProvider: '2026-01-01T00:00:00Z' });
-    await insertOrder(db, { subscriptionId: null, email: 'ada@example.com', receipt: 'Z9', createdAtProvider: '2026-08-01T00:00:00Z' });
+    await insertOrder(db, {
+      subscriptionId: 2,
+      email: 'bob@example.com',
+      receipt: 'A2',
+      createdAtProvider: '2026-01-01T00:00:00Z',
+    });
+    await insertOrder(db, {
+      subscriptionId: null,
+      email: 'ada@example.com',
+      receipt: 'Z9',
+      createdAtProvider: '2026-08-01T00:00:00Z',
+    });
     const res = await call(app, 'GET', '/clickbank/orders?email=Bob@Example.com');
     expect(res.status).toBe(200);
     const list = res.body.local.clickbank_details as Record<string, unknown>[];
@@ -416,34 +539,65 @@ describe('GET /clickbank/orders', () => {
 describe('POST /subscriptions/{grant,revoke-now,revoke-deferred,revoke-on-date}', () => {
   it.each([
     ['grant', { email: 'carol@sample.org' }, 'carol@sample.org', 'active', null, null],
-    ['revoke-now', { email: 'ada@example.com' }, 'ada@example.com', 'cancelled', NOW.toISOString(), null],
-    ['revoke-deferred', { email: 'ada@example.com' }, 'ada@example.com', 'active', '2026-12-05T10:00:00.000Z', '2026-12-05T10:00:00.000Z'],
-    ['revoke-on-date', { email: 'bob@example.com', date: '2026-12-24 18:30:00' }, 'bob@example.com', 'active', '2026-12-24T18:30:00.000Z', '2026-12-24T18:30:00.000Z'],
-  ])('%s answers like the Users action and changes the member', async (path, body, email, mg, expires, scheduled) => {
-    const res = await call(app, 'POST', `/subscriptions/${path}`, body);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      ok: true,
-      email,
-      mg_status: mg,
-      expires_at: expires,
-      scheduled_expires_at: scheduled,
-      discourse: { skipped: true, reason: 'Discourse not configured' },
-    });
-    const m = await db.query<{ mg_status: string; expires_at: Date | null }>(
-      'SELECT m.mg_status, m.expires_at FROM members m JOIN customers c ON c.id = m.customer_id WHERE c.email = $1',
-      [email],
-    );
-    expect(m.rows[0]?.mg_status).toBe(mg);
-    expect(m.rows[0]?.expires_at?.toISOString() ?? null).toBe(expires);
-    expect(await countRows(db, 'logs')).toBe(1);
-  });
+    [
+      'revoke-now',
+      { email: 'ada@example.com' },
+      'ada@example.com',
+      'cancelled',
+      NOW.toISOString(),
+      null,
+    ],
+    [
+      'revoke-deferred',
+      { email: 'ada@example.com' },
+      'ada@example.com',
+      'active',
+      '2026-12-05T10:00:00.000Z',
+      '2026-12-05T10:00:00.000Z',
+    ],
+    [
+      'revoke-on-date',
+      { email: 'bob@example.com', date: '2026-12-24 18:30:00' },
+      'bob@example.com',
+      'active',
+      '2026-12-24T18:30:00.000Z',
+      '2026-12-24T18:30:00.000Z',
+    ],
+  ])(
+    '%s answers like the Users action and changes the member',
+    async (path, body, email, mg, expires, scheduled) => {
+      const res = await call(app, 'POST', `/subscriptions/${path}`, body);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        ok: true,
+        email,
+        mg_status: mg,
+        expires_at: expires,
+        scheduled_expires_at: scheduled,
+        discourse: { skipped: true, reason: 'Discourse not configured' },
+      });
+      const m = await db.query<{ mg_status: string; expires_at: Date | null }>(
+        'SELECT m.mg_status, m.expires_at FROM members m JOIN customers c ON c.id = m.customer_id WHERE c.email = $1',
+        [email],
+      );
+      expect(m.rows[0]?.mg_status).toBe(mg);
+      expect(m.rows[0]?.expires_at?.toISOString() ?? null).toBe(expires);
+      expect(await countRows(db, 'logs')).toBe(1);
+    },
+  );
 
   it('refuses bad bodies with nothing written', async () => {
     const before = await snapshot(db);
-    expect((await call(app, 'POST', '/subscriptions/revoke-on-date', { email: 'bob@example.com' })).status).toBe(400);
-    expect((await call(app, 'POST', '/subscriptions/grant', { email: 'ghost@example.com' })).status).toBe(404);
-    expect((await call(app, 'POST', '/subscriptions/revoke-now', { mail: 'bob@example.com' })).status).toBe(400);
+    expect(
+      (await call(app, 'POST', '/subscriptions/revoke-on-date', { email: 'bob@example.com' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(app, 'POST', '/subscriptions/grant', { email: 'ghost@example.com' })).status,
+    ).toBe(404);
+    expect(
+      (await call(app, 'POST', '/subscriptions/revoke-now', { mail: 'bob@example.com' })).status,
+    ).toBe(400);
     expect(await snapshot(db)).toEqual(before);
   });
 });
@@ -458,25 +612,42 @@ describe('POST /subscriptions/refresh', () => {
   it('answers ok:false without provider keys and writes nothing', async () => {
     const before = await snapshot(db);
     const res = await call(app, 'POST', '/subscriptions/refresh');
-    expect(res).toEqual({ status: 200, body: { ok: false, refreshed: 0, message: 'Providers not configured: nothing to refresh' } });
+    expect(res).toEqual({
+      status: 200,
+      body: { ok: false, refreshed: 0, message: 'Providers not configured: nothing to refresh' },
+    });
     expect(await snapshot(db)).toEqual(before);
   });
 
   it('says ClickBank is not refreshed when only ClickBank keys are set', async () => {
-    const cbApp = testApp(testDeps(db, NOW, { clickbankClerkKey: 'clerk' }), [(d) => subscriptionsRoutes(d)]);
+    const cbApp = testApp(testDeps(db, NOW, { clickbankClerkKey: 'clerk' }), [
+      (d) => subscriptionsRoutes(d),
+    ]);
     const res = await call(cbApp, 'POST', '/subscriptions/refresh');
     expect(res.body).toMatchObject({ ok: false, refreshed: 0 });
     expect(res.body.message).toMatch(/ClickBank orders arrive by Instant Notification/);
   });
 
   it('re-reads LemonSqueezy subscriptions page by page and updates the stored ones', async () => {
-    const ls1 = lemonSqueezyObject('ls-1', { status: 'cancelled', renews_at: '2026-12-05T10:00:00.000000Z', ends_at: '2026-12-05T10:00:00.000000Z', cancelled: true });
-    const ls3 = lemonSqueezyObject('ls-3', { status: 'active', renews_at: '2026-12-15T08:00:00.000000Z', ends_at: null });
+    const ls1 = lemonSqueezyObject('ls-1', {
+      status: 'cancelled',
+      renews_at: '2026-12-05T10:00:00.000000Z',
+      ends_at: '2026-12-05T10:00:00.000000Z',
+      cancelled: true,
+    });
+    const ls3 = lemonSqueezyObject('ls-3', {
+      status: 'active',
+      renews_at: '2026-12-15T08:00:00.000000Z',
+      ends_at: null,
+    });
     const unknown = lemonSqueezyObject('ls-999');
     fake = await startFakeDiscourse((req) => {
       const page = new URL(req.path, 'http://x').searchParams.get('page[number]');
       return page === '1'
-        ? { status: 200, body: { meta: { page: { currentPage: 1, lastPage: 2 } }, data: [ls1, unknown] } }
+        ? {
+            status: 200,
+            body: { meta: { page: { currentPage: 1, lastPage: 2 } }, data: [ls1, unknown] },
+          }
         : { status: 200, body: { meta: { page: { currentPage: 2, lastPage: 2 } }, data: [ls3] } };
     });
     const lsApp = testApp(testDeps(db, NOW, { lemonSqueezyApiKey: 'ls-key' }), [
@@ -484,31 +655,68 @@ describe('POST /subscriptions/refresh', () => {
     ]);
     const res = await call(lsApp, 'POST', '/subscriptions/refresh');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, refreshed: 2, skipped: 1, message: 'Refreshed 2 LemonSqueezy subscriptions (1 not stored here, skipped)' });
-    expect(fake.requests.map((r) => [r.method, decodeURIComponent(r.path), r.headers.authorization])).toEqual([
+    expect(res.body).toEqual({
+      ok: true,
+      refreshed: 2,
+      skipped: 1,
+      message: 'Refreshed 2 LemonSqueezy subscriptions (1 not stored here, skipped)',
+    });
+    expect(
+      fake.requests.map((r) => [r.method, decodeURIComponent(r.path), r.headers.authorization]),
+    ).toEqual([
       ['GET', '/v1/subscriptions?page[number]=1&page[size]=100', 'Bearer ls-key'],
       ['GET', '/v1/subscriptions?page[number]=2&page[size]=100', 'Bearer ls-key'],
     ]);
-    const rows = await db.query<{ id: number; status: string; current_period_end: Date; ends_at: Date | null; payload: unknown; updated_at: Date }>(
+    const rows = await db.query<{
+      id: number;
+      status: string;
+      current_period_end: Date;
+      ends_at: Date | null;
+      payload: unknown;
+      updated_at: Date;
+    }>(
       'SELECT id, status, current_period_end, ends_at, payload, updated_at FROM subscriptions WHERE id IN (1, 3) ORDER BY id',
     );
-    expect(rows.rows.map((r) => [r.id, r.status, r.current_period_end.toISOString(), r.ends_at?.toISOString() ?? null, r.updated_at.toISOString()])).toEqual([
+    expect(
+      rows.rows.map((r) => [
+        r.id,
+        r.status,
+        r.current_period_end.toISOString(),
+        r.ends_at?.toISOString() ?? null,
+        r.updated_at.toISOString(),
+      ]),
+    ).toEqual([
       [1, 'cancelled', '2026-12-05T10:00:00.000Z', '2026-12-05T10:00:00.000Z', NOW.toISOString()],
       [3, 'active', '2026-12-15T08:00:00.000Z', null, NOW.toISOString()],
     ]);
     expect(rows.rows[0]?.payload).toEqual(ls1);
     const log = await db.query<{ msg: string; context: unknown }>('SELECT msg, context FROM logs');
-    expect(log.rows).toEqual([{ msg: 'subscriptions.refresh', context: { provider: 'lemonsqueezy', fetched: 3, refreshed: 2 } }]);
+    expect(log.rows).toEqual([
+      {
+        msg: 'subscriptions.refresh',
+        context: { provider: 'lemonsqueezy', fetched: 3, refreshed: 2 },
+      },
+    ]);
   });
 
   it('writes nothing when LemonSqueezy refuses', async () => {
-    fake = await startFakeDiscourse(() => ({ status: 401, body: { errors: [{ detail: 'Unauthenticated.' }] } }));
+    fake = await startFakeDiscourse(() => ({
+      status: 401,
+      body: { errors: [{ detail: 'Unauthenticated.' }] },
+    }));
     const lsApp = testApp(testDeps(db, NOW, { lemonSqueezyApiKey: 'bad' }), [
       (d) => subscriptionsRoutes(d, { lemonSqueezyBaseUrl: fake!.url }),
     ]);
     const before = await snapshot(db);
     const res = await call(lsApp, 'POST', '/subscriptions/refresh');
-    expect(res).toEqual({ status: 200, body: { ok: false, refreshed: 0, message: 'LemonSqueezy answered HTTP 401; nothing was changed' } });
+    expect(res).toEqual({
+      status: 200,
+      body: {
+        ok: false,
+        refreshed: 0,
+        message: 'LemonSqueezy answered HTTP 401; nothing was changed',
+      },
+    });
     expect(await snapshot(db)).toEqual(before);
   });
 });

@@ -127,7 +127,13 @@ interface DbSubscriptionRow {
  */
 export async function listSubscriptions(deps: AppDeps, q: Query): Promise<SubscriptionsPageJson> {
   const page = parseIntParam(q, 'page', 1, 1_000_000, 1);
-  const pageSize = parseIntParam(q, 'pageSize', 1, SUBSCRIPTIONS_MAX_PAGE_SIZE, SUBSCRIPTIONS_DEFAULT_PAGE_SIZE);
+  const pageSize = parseIntParam(
+    q,
+    'pageSize',
+    1,
+    SUBSCRIPTIONS_MAX_PAGE_SIZE,
+    SUBSCRIPTIONS_DEFAULT_PAGE_SIZE,
+  );
   const sortKey = parseEnum(q, 'sortKey', SUBSCRIPTION_SORT_KEYS) ?? 'row_id';
   const sortDir = parseEnum(q, 'sortDir', ['asc', 'desc'] as const) ?? 'desc';
 
@@ -171,7 +177,8 @@ export async function listSubscriptions(deps: AppDeps, q: Query): Promise<Subscr
   // correlates with the sort never walks the whole sort index; without, the sort index is read.
   const dir = sortDir === 'desc' ? 'DESC' : 'ASC';
   const key = SORT_SQL[sortKey];
-  const pageJoin = needsCustomer || sortKey === 'email' ? ' JOIN customers c ON c.id = s.customer_id' : '';
+  const pageJoin =
+    needsCustomer || sortKey === 'email' ? ' JOIN customers c ON c.id = s.customer_id' : '';
   const n = params.length;
   const limitOffset = `LIMIT $${n + 1}::int OFFSET $${n + 2}::int`;
   const columns = `s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
@@ -185,7 +192,11 @@ export async function listSubscriptions(deps: AppDeps, q: Query): Promise<Subscr
     : `SELECT ${columns}
          FROM (SELECT s.id, ${key} AS k FROM subscriptions s${pageJoin} ORDER BY ${key} ${dir}, s.id ${dir} ${limitOffset}) p
        ${joins}`;
-  const rowsRes = await deps.db.query<DbSubscriptionRow & { total?: number }>(sql, [...params, pageSize, (page - 1) * pageSize]);
+  const rowsRes = await deps.db.query<DbSubscriptionRow & { total?: number }>(sql, [
+    ...params,
+    pageSize,
+    (page - 1) * pageSize,
+  ]);
   const first = rowsRes.rows[0];
   let total: number;
   if (filtered && first?.total !== undefined) total = first.total;
@@ -267,7 +278,9 @@ const TWINS: Record<string, AccessActionKind> = {
 export function subscriptionsRoutes(deps: AppDeps, refresh: RefreshOptions = {}): Hono {
   const r = new Hono();
   r.get('/subscriptions', async (c) => c.json(await listSubscriptions(deps, c.req.query())));
-  r.get('/subscriptions/detail', async (c) => c.json(await subscriptionDetail(deps, c.req.query())));
+  r.get('/subscriptions/detail', async (c) =>
+    c.json(await subscriptionDetail(deps, c.req.query())),
+  );
   r.post('/subscriptions/refresh', async (c) => c.json(await refreshSubscriptions(deps, refresh)));
   for (const [path, kind] of Object.entries(TWINS)) {
     r.post(`/subscriptions/${path}`, async (c) => {

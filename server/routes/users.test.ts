@@ -26,7 +26,13 @@ const ids = (body: { rows: UserRowJson[] }) => body.rows.map((r) => r.row_id);
 async function list(qs: string) {
   const res = await call(app, 'GET', `/users${qs ? `?${qs}` : ''}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { rows: UserRowJson[]; total: number; totalPages: number; page: number; pageSize: number };
+  return res.body as {
+    rows: UserRowJson[];
+    total: number;
+    totalPages: number;
+    page: number;
+    pageSize: number;
+  };
 }
 
 describe('GET /users', () => {
@@ -52,7 +58,11 @@ describe('GET /users', () => {
       updated_at: '2026-11-10T00:00:00.000Z',
     });
     // A member without a subscription still has a row, with the subscription columns null.
-    expect(body.rows.find((r) => r.row_id === 5)).toMatchObject({ provider: null, cadence: null, start_date: null });
+    expect(body.rows.find((r) => r.row_id === 5)).toMatchObject({
+      provider: null,
+      cadence: null,
+      start_date: null,
+    });
   });
 
   it.each([
@@ -86,13 +96,25 @@ describe('GET /users', () => {
     expect(body.total).toBe(expected.length);
   });
 
-  const SUBSCRIPTION_KEYS = ['provider', 'provider_id', 'provider_status', 'cadence', 'start_date', 'current_period_end'];
+  const SUBSCRIPTION_KEYS = [
+    'provider',
+    'provider_id',
+    'provider_status',
+    'cadence',
+    'start_date',
+    'current_period_end',
+  ];
 
   /**
    * Oracle: nulls sort as the largest value; ties are broken in the same direction by the
    * subscription id (for subscription columns; null = largest), then by row_id.
    */
-  function expectedOrder(rows: UserRowJson[], sid: Map<number, number | null>, key: string, dir: 'asc' | 'desc'): number[] {
+  function expectedOrder(
+    rows: UserRowJson[],
+    sid: Map<number, number | null>,
+    key: string,
+    dir: 'asc' | 'desc',
+  ): number[] {
     const sign = dir === 'asc' ? 1 : -1;
     const cmp = (va: string | number | null, vb: string | number | null) => {
       if (va === null && vb !== null) return 1;
@@ -100,18 +122,22 @@ describe('GET /users', () => {
       if (va !== null && vb !== null) return va < vb ? -1 : va > vb ? 1 : 0;
       return 0;
     };
-    const value = (r: UserRowJson) => (r as unknown as Record<string, string | number | null>)[key] ?? null;
+    const value = (r: UserRowJson) =>
+      (r as unknown as Record<string, string | number | null>)[key] ?? null;
     return [...rows]
       .sort((a, b) => {
         let c = cmp(value(a), value(b));
-        if (c === 0 && SUBSCRIPTION_KEYS.includes(key)) c = cmp(sid.get(a.row_id) ?? null, sid.get(b.row_id) ?? null);
+        if (c === 0 && SUBSCRIPTION_KEYS.includes(key))
+          c = cmp(sid.get(a.row_id) ?? null, sid.get(b.row_id) ?? null);
         return sign * (c !== 0 ? c : a.row_id - b.row_id);
       })
       .map((r) => r.row_id);
   }
 
   async function subscriptionIds(): Promise<Map<number, number | null>> {
-    const r = await db.query<{ id: number; subscription_id: number | null }>('SELECT id, subscription_id FROM members');
+    const r = await db.query<{ id: number; subscription_id: number | null }>(
+      'SELECT id, subscription_id FROM members',
+    );
     return new Map(r.rows.map((x) => [x.id, x.subscription_id]));
   }
 
@@ -120,12 +146,33 @@ describe('GET /users', () => {
     const zoe = await insertCustomer(db, 'zoe@example.com');
     const yan = await insertCustomer(db, 'yan@example.com');
     const xia = await insertCustomer(db, 'xia@example.com');
-    const common = { providerId: '', status: 'active', cadence: 'monthly' as const, startDate: '2026-01-05T10:00:00Z', currentPeriodEnd: null };
+    const common = {
+      providerId: '',
+      status: 'active',
+      cadence: 'monthly' as const,
+      startDate: '2026-01-05T10:00:00Z',
+      currentPeriodEnd: null,
+    };
     const s5 = await insertSubscription(db, { ...common, customerId: zoe, providerId: 'ls-5' });
     const s6 = await insertSubscription(db, { ...common, customerId: yan, providerId: 'ls-6' });
-    await insertMember(db, { customerId: yan, subscriptionId: s6, mgStatus: 'active', updatedAt: '2026-11-10T00:00:00Z' });
-    await insertMember(db, { customerId: zoe, subscriptionId: s5, mgStatus: 'active', updatedAt: '2026-11-10T00:00:00Z' });
-    await insertMember(db, { customerId: xia, subscriptionId: null, mgStatus: 'cancelled', updatedAt: '2026-11-10T00:00:00Z' });
+    await insertMember(db, {
+      customerId: yan,
+      subscriptionId: s6,
+      mgStatus: 'active',
+      updatedAt: '2026-11-10T00:00:00Z',
+    });
+    await insertMember(db, {
+      customerId: zoe,
+      subscriptionId: s5,
+      mgStatus: 'active',
+      updatedAt: '2026-11-10T00:00:00Z',
+    });
+    await insertMember(db, {
+      customerId: xia,
+      subscriptionId: null,
+      mgStatus: 'cancelled',
+      updatedAt: '2026-11-10T00:00:00Z',
+    });
   }
 
   it.each(USER_SORT_KEYS.flatMap((k) => [[k, 'asc'] as const, [k, 'desc'] as const]))(
@@ -187,13 +234,19 @@ describe('GET /users', () => {
   });
 
   it.each([
-    ['sort=bogus', /sort must be one of row_id, email, provider, provider_id, provider_status, mg_status, cadence, start_date, expires_at, current_period_end, updated_at/],
+    [
+      'sort=bogus',
+      /sort must be one of row_id, email, provider, provider_id, provider_status, mg_status, cadence, start_date, expires_at, current_period_end, updated_at/,
+    ],
     ['sort=-amount', /sort must be one of/],
     ['start_from=2026-13-01', /start_from must be a UTC date/],
     ['start_to=2026-02-30', /start_to must be a UTC date/],
     ['exp_from=yesterday', /exp_from must be a UTC date/],
     ['exp_to=2026-11-19%2025:00:00', /exp_to must be a UTC date/],
-    ['start_from=2026-11-02&start_to=2026-11-01', /start_from \(2026-11-02\) is after start_to \(2026-11-01\)/],
+    [
+      'start_from=2026-11-02&start_to=2026-11-01',
+      /start_from \(2026-11-02\) is after start_to \(2026-11-01\)/,
+    ],
     ['exp_from=2026-11-19T00:00:00%2B02:00', /exp_from must be a UTC date/],
     ['page=0', /page must be a whole number from 1/],
     ['page=-1', /page must be a whole number/],
@@ -232,13 +285,20 @@ async function member(email: string) {
   );
   const row = r.rows[0];
   if (!row) throw new Error(`no member ${email}`);
-  return { mg_status: row.mg_status, expires_at: row.expires_at?.toISOString() ?? null, updated_at: row.updated_at.toISOString() };
+  return {
+    mg_status: row.mg_status,
+    expires_at: row.expires_at?.toISOString() ?? null,
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 async function logs() {
-  const r = await db.query<{ ts: Date; level: string; msg: string; context: Record<string, unknown> }>(
-    'SELECT ts, level, msg, context FROM logs ORDER BY id',
-  );
+  const r = await db.query<{
+    ts: Date;
+    level: string;
+    msg: string;
+    context: Record<string, unknown>;
+  }>('SELECT ts, level, msg, context FROM logs ORDER BY id');
   return r.rows.map((x) => ({ ...x, ts: x.ts.toISOString() }));
 }
 
@@ -256,7 +316,11 @@ describe('POST /users/actions/*', () => {
       scheduled_expires_at: null,
       discourse: NOT_CONFIGURED,
     });
-    expect(await member('carol@sample.org')).toEqual({ mg_status: 'active', expires_at: null, updated_at: NOW.toISOString() });
+    expect(await member('carol@sample.org')).toEqual({
+      mg_status: 'active',
+      expires_at: null,
+      updated_at: NOW.toISOString(),
+    });
     expect(await logs()).toEqual([
       {
         ts: NOW.toISOString(),
@@ -275,20 +339,33 @@ describe('POST /users/actions/*', () => {
 
   it('grant clears a scheduled revocation', async () => {
     await call(app, 'POST', '/users/actions/grant', { email: 'bob@example.com' });
-    expect(await member('bob@example.com')).toMatchObject({ mg_status: 'active', expires_at: null });
+    expect(await member('bob@example.com')).toMatchObject({
+      mg_status: 'active',
+      expires_at: null,
+    });
   });
 
   it('grant_on_date: active until the date, scheduled_expires_at = until', async () => {
-    const res = await call(app, 'POST', '/users/actions/grant_on_date', { email: 'carol@sample.org', until: '2027-01-01 09:00:00' });
+    const res = await call(app, 'POST', '/users/actions/grant_on_date', {
+      email: 'carol@sample.org',
+      until: '2027-01-01 09:00:00',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       mg_status: 'active',
       expires_at: '2027-01-01T09:00:00.000Z',
       scheduled_expires_at: '2027-01-01T09:00:00.000Z',
     });
-    expect(await member('carol@sample.org')).toMatchObject({ mg_status: 'active', expires_at: '2027-01-01T09:00:00.000Z' });
+    expect(await member('carol@sample.org')).toMatchObject({
+      mg_status: 'active',
+      expires_at: '2027-01-01T09:00:00.000Z',
+    });
     const [log] = await logs();
-    expect(log).toMatchObject({ level: 'info', msg: 'access.grant_on_date', context: { action: 'grant_on_date', expires_at: '2027-01-01T09:00:00.000Z' } });
+    expect(log).toMatchObject({
+      level: 'info',
+      msg: 'access.grant_on_date',
+      context: { action: 'grant_on_date', expires_at: '2027-01-01T09:00:00.000Z' },
+    });
   });
 
   it('revoke_now: cancelled with expires_at = now, nothing scheduled', async () => {
@@ -301,7 +378,10 @@ describe('POST /users/actions/*', () => {
       scheduled_expires_at: null,
       discourse: NOT_CONFIGURED,
     });
-    expect(await member('ada@example.com')).toMatchObject({ mg_status: 'cancelled', expires_at: NOW.toISOString() });
+    expect(await member('ada@example.com')).toMatchObject({
+      mg_status: 'cancelled',
+      expires_at: NOW.toISOString(),
+    });
     expect((await logs()).map((l) => l.msg)).toEqual(['access.revoke_now']);
   });
 
@@ -309,11 +389,16 @@ describe('POST /users/actions/*', () => {
     const res = await call(app, 'POST', '/users/actions/revoke_now', { email: 'carol@sample.org' });
     expect(res.status).toBe(200);
     expect(res.body.expires_at).toBe('2026-11-02T00:00:00.000Z');
-    expect(await member('carol@sample.org')).toMatchObject({ mg_status: 'cancelled', expires_at: '2026-11-02T00:00:00.000Z' });
+    expect(await member('carol@sample.org')).toMatchObject({
+      mg_status: 'cancelled',
+      expires_at: '2026-11-02T00:00:00.000Z',
+    });
   });
 
   it('revoke_deferred: stays active until the current period end', async () => {
-    const res = await call(app, 'POST', '/users/actions/revoke_deferred', { email: 'ada@example.com' });
+    const res = await call(app, 'POST', '/users/actions/revoke_deferred', {
+      email: 'ada@example.com',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       mg_status: 'active',
@@ -321,24 +406,49 @@ describe('POST /users/actions/*', () => {
       scheduled_expires_at: '2026-12-05T10:00:00.000Z',
       discourse: NOT_CONFIGURED,
     });
-    expect(await member('ada@example.com')).toMatchObject({ mg_status: 'active', expires_at: '2026-12-05T10:00:00.000Z' });
+    expect(await member('ada@example.com')).toMatchObject({
+      mg_status: 'active',
+      expires_at: '2026-12-05T10:00:00.000Z',
+    });
     // The Users list now reports ada as scheduled.
     expect(ids(await list('mg_status=scheduled'))).toEqual([1, 2]);
   });
 
   it('revoke_deferred falls back to the customer’s latest subscription when the member links none', async () => {
-    await insertSubscription(db, { customerId: 5, providerId: 'ls-old', startDate: '2025-01-01T00:00:00Z', currentPeriodEnd: '2026-11-25T00:00:00Z' });
-    await insertSubscription(db, { customerId: 5, providerId: 'ls-new', startDate: '2026-10-01T00:00:00Z', currentPeriodEnd: '2026-12-01T00:00:00Z' });
-    const res = await call(app, 'POST', '/users/actions/revoke_deferred', { email: 'erin@example.com' });
+    await insertSubscription(db, {
+      customerId: 5,
+      providerId: 'ls-old',
+      startDate: '2025-01-01T00:00:00Z',
+      currentPeriodEnd: '2026-11-25T00:00:00Z',
+    });
+    await insertSubscription(db, {
+      customerId: 5,
+      providerId: 'ls-new',
+      startDate: '2026-10-01T00:00:00Z',
+      currentPeriodEnd: '2026-12-01T00:00:00Z',
+    });
+    const res = await call(app, 'POST', '/users/actions/revoke_deferred', {
+      email: 'erin@example.com',
+    });
     expect(res.status).toBe(200);
     expect(res.body.scheduled_expires_at).toBe('2026-12-01T00:00:00.000Z');
   });
 
   it('revoke_on_date: active until the date', async () => {
-    const res = await call(app, 'POST', '/users/actions/revoke_on_date', { email: 'erin@example.com', date: '2026-11-21 09:00' });
+    const res = await call(app, 'POST', '/users/actions/revoke_on_date', {
+      email: 'erin@example.com',
+      date: '2026-11-21 09:00',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ mg_status: 'active', expires_at: '2026-11-21T09:00:00.000Z', scheduled_expires_at: '2026-11-21T09:00:00.000Z' });
-    expect(await member('erin@example.com')).toMatchObject({ mg_status: 'active', expires_at: '2026-11-21T09:00:00.000Z' });
+    expect(res.body).toMatchObject({
+      mg_status: 'active',
+      expires_at: '2026-11-21T09:00:00.000Z',
+      scheduled_expires_at: '2026-11-21T09:00:00.000Z',
+    });
+    expect(await member('erin@example.com')).toMatchObject({
+      mg_status: 'active',
+      expires_at: '2026-11-21T09:00:00.000Z',
+    });
   });
 
   it.each([
@@ -352,14 +462,49 @@ describe('POST /users/actions/*', () => {
     ['grant', '', 400, /A JSON object body is required/],
     ['grant_on_date', { email: 'ada@example.com' }, 400, /until is required/],
     ['grant_on_date', { email: 'ada@example.com', until: 20270101 }, 400, /until must be a string/],
-    ['grant_on_date', { email: 'ada@example.com', until: '2027-13-01 00:00:00' }, 400, /until must be a UTC date-time/],
-    ['grant_on_date', { email: 'ada@example.com', until: '2026-11-20 11:59:59' }, 400, /until 2026-11-20T11:59:59.000Z is not in the future/],
-    ['revoke_on_date', { email: 'ada@example.com', until: '2027-01-01 00:00:00' }, 400, /date is required/],
-    ['revoke_on_date', { email: 'ada@example.com', date: '2026-11-20 12:00:00' }, 400, /date .* is not in the future.*revoke_now/],
-    ['revoke_on_date', { email: 'carol@sample.org', date: '2027-01-01 00:00:00' }, 409, /Access for carol@sample.org is already cancelled/],
+    [
+      'grant_on_date',
+      { email: 'ada@example.com', until: '2027-13-01 00:00:00' },
+      400,
+      /until must be a UTC date-time/,
+    ],
+    [
+      'grant_on_date',
+      { email: 'ada@example.com', until: '2026-11-20 11:59:59' },
+      400,
+      /until 2026-11-20T11:59:59.000Z is not in the future/,
+    ],
+    [
+      'revoke_on_date',
+      { email: 'ada@example.com', until: '2027-01-01 00:00:00' },
+      400,
+      /date is required/,
+    ],
+    [
+      'revoke_on_date',
+      { email: 'ada@example.com', date: '2026-11-20 12:00:00' },
+      400,
+      /date .* is not in the future.*revoke_now/,
+    ],
+    [
+      'revoke_on_date',
+      { email: 'carol@sample.org', date: '2027-01-01 00:00:00' },
+      409,
+      /Access for carol@sample.org is already cancelled/,
+    ],
     ['revoke_deferred', { email: 'carol@sample.org' }, 409, /already cancelled/],
-    ['revoke_deferred', { email: 'erin@example.com' }, 400, /erin@example.com has no current billing period end/],
-    ['revoke_deferred', { email: 'dave_x@example.com' }, 400, /current billing period of dave_x@example.com already ended at 2026-03-01T00:00:00.000Z/],
+    [
+      'revoke_deferred',
+      { email: 'erin@example.com' },
+      400,
+      /erin@example.com has no current billing period end/,
+    ],
+    [
+      'revoke_deferred',
+      { email: 'dave_x@example.com' },
+      400,
+      /current billing period of dave_x@example.com already ended at 2026-03-01T00:00:00.000Z/,
+    ],
     ['grant_now', { email: 'ada@example.com' }, 404, /Unknown action 'grant_now'/],
   ])('%s %j → %i and nothing written', async (action, body, status, message) => {
     const before = await snapshot(db);
@@ -371,11 +516,17 @@ describe('POST /users/actions/*', () => {
   });
 
   it('lists field problems under issues', async () => {
-    const res = await call(app, 'POST', '/users/actions/grant_on_date', { email: 'x', until: 'soon' });
+    const res = await call(app, 'POST', '/users/actions/grant_on_date', {
+      email: 'x',
+      until: 'soon',
+    });
     expect(res.status).toBe(400);
     expect(res.body.issues).toEqual([
       { path: 'email', message: "'x' is not an email address" },
-      { path: 'until', message: "until must be a UTC date-time 'YYYY-MM-DD HH:MM:SS' (got 'soon')" },
+      {
+        path: 'until',
+        message: "until must be a UTC date-time 'YYYY-MM-DD HH:MM:SS' (got 'soon')",
+      },
     ]);
   });
 });

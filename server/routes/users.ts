@@ -19,7 +19,12 @@
  */
 import { Hono } from 'hono';
 import type { AppDeps } from '../context';
-import { ACCESS_ACTION_KINDS, applyAccessAction, parseActionBody, type AccessActionKind } from '../access/actions';
+import {
+  ACCESS_ACTION_KINDS,
+  applyAccessAction,
+  parseActionBody,
+  type AccessActionKind,
+} from '../access/actions';
 import {
   escapeLike,
   iso,
@@ -156,18 +161,26 @@ const ROW_JOINS = `JOIN members m ON m.id = p.id
  *   (ties: subscription id, then row_id), and members without one (null key: last ascending,
  *   first descending), so the sort indexes of 002_list_indexes.sql serve it.
  */
-function pageQuery(w: Where, sort: { key: UserSortKey; dir: 'asc' | 'desc' }): { sql: string; filtered: boolean } {
+function pageQuery(
+  w: Where,
+  sort: { key: UserSortKey; dir: 'asc' | 'desc' },
+): { sql: string; filtered: boolean } {
   const n = w.params.length;
   const limit = `$${n + 1}::int`;
   const offset = `$${n + 2}::int`;
   const dir = sort.dir === 'desc' ? 'DESC' : 'ASC';
   const key = SORT_SQL[sort.key];
-  const customerJoin = w.needsCustomer || sort.key === 'email' ? ' JOIN customers c ON c.id = m.customer_id' : '';
+  const customerJoin =
+    w.needsCustomer || sort.key === 'email' ? ' JOIN customers c ON c.id = m.customer_id' : '';
   const subType = SUBSCRIPTION_SORTS[sort.key];
-  const order = subType === undefined ? `p.k ${dir}, p.id ${dir}` : `p.k ${dir}, p.sid ${dir}, p.id ${dir}`;
+  const order =
+    subType === undefined ? `p.k ${dir}, p.id ${dir}` : `p.k ${dir}, p.sid ${dir}, p.id ${dir}`;
 
   if (w.parts.length > 0) {
-    const subJoin = w.needsSubscription || subType !== undefined ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id' : '';
+    const subJoin =
+      w.needsSubscription || subType !== undefined
+        ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id'
+        : '';
     const sid = subType === undefined ? '' : ', s.id AS sid';
     return {
       filtered: true,
@@ -193,7 +206,10 @@ function pageQuery(w: Where, sort: { key: UserSortKey; dir: 'asc' | 'desc' }): {
     page = `SELECT id, k, sid FROM ((${withSub}) UNION ALL (${withoutSub})) u
              ORDER BY k ${dir}, sid ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
   }
-  return { filtered: false, sql: `SELECT ${ROW_COLUMNS} FROM (${page}) p ${ROW_JOINS} ORDER BY ${order}` };
+  return {
+    filtered: false,
+    sql: `SELECT ${ROW_COLUMNS} FROM (${page}) p ${ROW_JOINS} ORDER BY ${order}`,
+  };
 }
 
 /** Counts the members matching `w` (joins only what the filters need). */
@@ -201,7 +217,10 @@ async function countUsers(deps: AppDeps, w: Where): Promise<number> {
   const joins =
     (w.needsCustomer ? ' JOIN customers c ON c.id = m.customer_id' : '') +
     (w.needsSubscription ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id' : '');
-  const r = await deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM members m${joins} ${w.sql}`, w.params);
+  const r = await deps.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM members m${joins} ${w.sql}`,
+    w.params,
+  );
   return r.rows[0]?.n ?? 0;
 }
 
@@ -242,7 +261,8 @@ export async function listUsers(deps: AppDeps, q: Query): Promise<UsersPageJson>
   const mg = parseEnum(q, 'mg_status', ['active', 'scheduled', 'cancelled'] as const);
   if (mg === 'cancelled') w.add(`m.mg_status = 'cancelled'`);
   else if (mg === 'scheduled') w.add(`m.mg_status = 'active' AND m.expires_at > ?`, now);
-  else if (mg === 'active') w.add(`m.mg_status = 'active' AND (m.expires_at IS NULL OR m.expires_at <= ?)`, now);
+  else if (mg === 'active')
+    w.add(`m.mg_status = 'active' AND (m.expires_at IS NULL OR m.expires_at <= ?)`, now);
   const cadence = parseEnum(q, 'cadence', ['monthly', 'yearly'] as const);
   if (cadence !== undefined) {
     w.needsSubscription = true;
@@ -262,11 +282,19 @@ export async function listUsers(deps: AppDeps, q: Query): Promise<UsersPageJson>
   if (exp.toExclusive) w.add('m.expires_at < ?', exp.toExclusive);
 
   const query = pageQuery(w, sort);
-  const rowsRes = await deps.db.query<DbUserRow & { total?: number }>(query.sql, [...w.params, pageSize, (page - 1) * pageSize]);
+  const rowsRes = await deps.db.query<DbUserRow & { total?: number }>(query.sql, [
+    ...w.params,
+    pageSize,
+    (page - 1) * pageSize,
+  ]);
   const first = rowsRes.rows[0];
   // A filtered page carries its total; an empty page past the end (or no filter) counts apart.
   const total =
-    query.filtered && first?.total !== undefined ? first.total : page === 1 && query.filtered ? 0 : await countUsers(deps, w);
+    query.filtered && first?.total !== undefined
+      ? first.total
+      : page === 1 && query.filtered
+        ? 0
+        : await countUsers(deps, w);
   const totalPages = Math.max(1, Math.ceil(total / pageSize));
   return {
     rows: rowsRes.rows.map((r) => ({
@@ -293,7 +321,11 @@ export async function listUsers(deps: AppDeps, q: Query): Promise<UsersPageJson>
 /** The signed-in operator's email from `c.get('admin')` ({email}, set by the auth middleware), or null. */
 export function actorOf(get: (key: string) => unknown): string | null {
   const admin = get('admin');
-  if (admin && typeof admin === 'object' && typeof (admin as { email?: unknown }).email === 'string') {
+  if (
+    admin &&
+    typeof admin === 'object' &&
+    typeof (admin as { email?: unknown }).email === 'string'
+  ) {
     return (admin as { email: string }).email;
   }
   return null;
@@ -309,7 +341,9 @@ export function usersRoutes(deps: AppDeps): Hono {
   r.post('/users/actions/:action', async (c) => {
     const action = c.req.param('action');
     if (!(ACCESS_ACTION_KINDS as readonly string[]).includes(action)) {
-      throw notFound(`Unknown action '${action}'; expected one of ${ACCESS_ACTION_KINDS.join(', ')}`);
+      throw notFound(
+        `Unknown action '${action}'; expected one of ${ACCESS_ACTION_KINDS.join(', ')}`,
+      );
     }
     const kind = action as AccessActionKind;
     const body = await readJsonObject(() => c.req.text());

@@ -145,7 +145,14 @@ export function addMonthsUtc(ms: number, months: number): number {
   const targetMonth = ((m % 12) + 12) % 12;
   const lastDay = new Date(Date.UTC(targetYear, targetMonth + 1, 0)).getUTCDate();
   const day = Math.min(d.getUTCDate(), lastDay);
-  return Date.UTC(targetYear, targetMonth, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
+  return Date.UTC(
+    targetYear,
+    targetMonth,
+    day,
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+  );
 }
 
 const periodEndAt = (startMs: number, cadence: Cadence, periods: number) =>
@@ -203,10 +210,24 @@ export class DemoGenerator {
       members: '',
       events: '',
       clickbankOrders: '',
-      counts: { customers: 0, lemonsqueezy: 0, clickbank: 0, members: 0, events: 0, clickbankOrders: 0, accessActive: 0 },
+      counts: {
+        customers: 0,
+        lemonsqueezy: 0,
+        clickbank: 0,
+        members: 0,
+        events: 0,
+        clickbankOrders: 0,
+        accessActive: 0,
+      },
     };
     const end = Math.min(this.opts.customers, this.nextIndex + size);
-    const parts = { customers: [] as string[], subscriptions: [] as string[], members: [] as string[], events: [] as string[], orders: [] as string[] };
+    const parts = {
+      customers: [] as string[],
+      subscriptions: [] as string[],
+      members: [] as string[],
+      events: [] as string[],
+      orders: [] as string[],
+    };
     for (; this.nextIndex < end; this.nextIndex++) {
       const customer = this.customer(this.nextIndex);
       this.emails.push(customer.email);
@@ -231,7 +252,8 @@ export class DemoGenerator {
     const plan = r.weighted(PLANS.map((p) => [p, p.weight] as const));
     const currency = r.weighted(CURRENCIES);
     const affiliate = provider === 'clickbank' && r.chance(0.75) ? r.pick(AFFILIATES) : null;
-    const source = provider === 'lemonsqueezy' ? r.weighted(LS_SOURCES) : (affiliate ?? 'clickbank');
+    const source =
+      provider === 'lemonsqueezy' ? r.weighted(LS_SOURCES) : (affiliate ?? 'clickbank');
     const secondOfDay = r.int(0, 86_399);
     // More recent starts are likelier (a growing business): days ago = 730 · u^1.4.
     let daysAgo = Math.floor(730 * Math.pow(r.next(), 1.4));
@@ -294,10 +316,25 @@ export class DemoGenerator {
     const paymentTimes: number[] = [];
 
     // LemonSqueezy trials: recent sign-ups, 14 days free, no charge yet.
-    if (provider === 'lemonsqueezy' && forced === 'none' && H - startMs < 14 * DAY_MS && r.chance(0.35)) {
+    if (
+      provider === 'lemonsqueezy' &&
+      forced === 'none' &&
+      H - startMs < 14 * DAY_MS &&
+      r.chance(0.35)
+    ) {
       const trialEnd = startMs + 14 * DAY_MS;
       events.push({ type: 'new', at: startMs, amountCents: 0 });
-      return { status: 'on_trial', periodEnd: trialEnd, endsAt: null, trialEndsAt: trialEnd, cancelled: false, cancelledAt: null, refunded: false, paymentTimes, events };
+      return {
+        status: 'on_trial',
+        periodEnd: trialEnd,
+        endsAt: null,
+        trialEndsAt: trialEnd,
+        cancelled: false,
+        cancelledAt: null,
+        refunded: false,
+        paymentTimes,
+        events,
+      };
     }
 
     events.push({ type: 'new', at: startMs, amountCents: priceCents });
@@ -315,7 +352,17 @@ export class DemoGenerator {
           const endsAt = refunded ? cancelAt : periodEnd;
           const expired = endsAt < H;
           if (expired) events.push({ type: 'expiration', at: endsAt, amountCents: null });
-          return { status: expired ? 'expired' : 'cancelled', periodEnd, endsAt, trialEndsAt: null, cancelled: true, cancelledAt: cancelAt, refunded, paymentTimes, events };
+          return {
+            status: expired ? 'expired' : 'cancelled',
+            periodEnd,
+            endsAt,
+            trialEndsAt: null,
+            cancelled: true,
+            cancelledAt: cancelAt,
+            refunded,
+            paymentTimes,
+            events,
+          };
         }
       }
       if (periodEnd >= H) {
@@ -323,22 +370,72 @@ export class DemoGenerator {
           // Cancelled today: access continues until the end of the paid period.
           const cancelAt = Math.max(this.anchorDayMs + r.int(0, 86_399) * 1000, periodStart);
           events.push({ type: 'cancellation', at: cancelAt, amountCents: null });
-          return { status: 'cancelled', periodEnd, endsAt: periodEnd, trialEndsAt: null, cancelled: true, cancelledAt: cancelAt, refunded: false, paymentTimes, events };
+          return {
+            status: 'cancelled',
+            periodEnd,
+            endsAt: periodEnd,
+            trialEndsAt: null,
+            cancelled: true,
+            cancelledAt: cancelAt,
+            refunded: false,
+            paymentTimes,
+            events,
+          };
         }
         const paused = provider === 'lemonsqueezy' && forced === 'none' && r.chance(0.03);
-        return { status: paused ? 'paused' : 'active', periodEnd, endsAt: null, trialEndsAt: null, cancelled: false, cancelledAt: null, refunded: false, paymentTimes, events };
+        return {
+          status: paused ? 'paused' : 'active',
+          periodEnd,
+          endsAt: null,
+          trialEndsAt: null,
+          cancelled: false,
+          cancelledAt: null,
+          refunded: false,
+          paymentTimes,
+          events,
+        };
       }
       // A renewal is due at periodEnd (in the past). Occasionally the card fails.
       if (forced === 'none' && r.chance(0.012)) {
         const age = H - periodEnd;
         if (provider === 'lemonsqueezy' && age <= 14 * DAY_MS) {
-          return { status: 'past_due', periodEnd, endsAt: null, trialEndsAt: null, cancelled: false, cancelledAt: null, refunded: false, paymentTimes, events };
+          return {
+            status: 'past_due',
+            periodEnd,
+            endsAt: null,
+            trialEndsAt: null,
+            cancelled: false,
+            cancelledAt: null,
+            refunded: false,
+            paymentTimes,
+            events,
+          };
         }
         if (provider === 'lemonsqueezy' && age <= 45 * DAY_MS) {
-          return { status: 'unpaid', periodEnd, endsAt: periodEnd, trialEndsAt: null, cancelled: false, cancelledAt: null, refunded: false, paymentTimes, events };
+          return {
+            status: 'unpaid',
+            periodEnd,
+            endsAt: periodEnd,
+            trialEndsAt: null,
+            cancelled: false,
+            cancelledAt: null,
+            refunded: false,
+            paymentTimes,
+            events,
+          };
         }
         events.push({ type: 'expiration', at: periodEnd, amountCents: null });
-        return { status: 'expired', periodEnd, endsAt: periodEnd, trialEndsAt: null, cancelled: false, cancelledAt: null, refunded: false, paymentTimes, events };
+        return {
+          status: 'expired',
+          periodEnd,
+          endsAt: periodEnd,
+          trialEndsAt: null,
+          cancelled: false,
+          cancelledAt: null,
+          refunded: false,
+          paymentTimes,
+          events,
+        };
       }
       events.push({ type: 'renewal', at: periodEnd, amountCents: priceCents });
       paymentTimes.push(periodEnd);
@@ -348,7 +445,13 @@ export class DemoGenerator {
 
   private serialise(
     c: Customer,
-    parts: { customers: string[]; subscriptions: string[]; members: string[]; events: string[]; orders: string[] },
+    parts: {
+      customers: string[];
+      subscriptions: string[];
+      members: string[];
+      events: string[];
+      orders: string[];
+    },
     counts: CsvBatch['counts'],
   ): void {
     const r = this.rng;
@@ -358,7 +461,10 @@ export class DemoGenerator {
     const statusColumn = sim.status === 'on_trial' ? 'trialing' : sim.status;
     // Same rule as server/stats activeAccessCondition; a simulated 'cancelled' always ends after the anchor day.
     const hasAccess =
-      sim.status === 'active' || sim.status === 'on_trial' || sim.status === 'past_due' || sim.status === 'cancelled';
+      sim.status === 'active' ||
+      sim.status === 'on_trial' ||
+      sim.status === 'past_due' ||
+      sim.status === 'cancelled';
     const lastEventAt = sim.events.reduce((m, e) => Math.max(m, e.at), c.startMs);
     const updatedAt = Math.min(lastEventAt, this.horizonMs - 1000);
 
@@ -380,7 +486,8 @@ export class DemoGenerator {
       counts.clickbank++;
     }
 
-    const currentPeriodEnd = sim.endsAt != null && sim.status !== 'past_due' ? sim.endsAt : sim.periodEnd;
+    const currentPeriodEnd =
+      sim.endsAt != null && sim.status !== 'past_due' ? sim.endsAt : sim.periodEnd;
     parts.subscriptions.push(
       copyLine([
         subscriptionId,
@@ -419,13 +526,31 @@ export class DemoGenerator {
       mgStatus = pendingExpiry ? 'active' : 'cancelled';
       expiresAt = ended;
     }
-    parts.members.push(copyLine([c.id, c.id, subscriptionId, mgStatus, expiresAt == null ? null : iso(expiresAt), iso(updatedAt)]));
+    parts.members.push(
+      copyLine([
+        c.id,
+        c.id,
+        subscriptionId,
+        mgStatus,
+        expiresAt == null ? null : iso(expiresAt),
+        iso(updatedAt),
+      ]),
+    );
     counts.members++;
 
     const sorted = [...sim.events].sort((a, b) => a.at - b.at);
     for (const e of sorted) {
       this.eventId++;
-      parts.events.push(copyLine([this.eventId, subscriptionId, e.type, iso(e.at), e.amountCents, e.amountCents == null ? null : c.currency]));
+      parts.events.push(
+        copyLine([
+          this.eventId,
+          subscriptionId,
+          e.type,
+          iso(e.at),
+          e.amountCents,
+          e.amountCents == null ? null : c.currency,
+        ]),
+      );
       counts.events++;
     }
   }
@@ -434,7 +559,14 @@ export class DemoGenerator {
     const r = this.rng;
     const sim = c.sim;
     const paypal = r.chance(0.1);
-    const cardBrand = paypal ? null : r.weighted([['visa', 55], ['mastercard', 30], ['american_express', 10], ['discover', 5]] as const);
+    const cardBrand = paypal
+      ? null
+      : r.weighted([
+          ['visa', 55],
+          ['mastercard', 30],
+          ['american_express', 10],
+          ['discover', 5],
+        ] as const);
     const lastFour = paypal ? null : String(r.int(0, 9999)).padStart(4, '0');
     const variantId = c.plan.productId * 10 + (c.cadence === 'monthly' ? 1 : 2);
     const currencyIndex = CURRENCIES.findIndex(([code]) => code === c.currency);
@@ -444,8 +576,19 @@ export class DemoGenerator {
     const base = `https://mgclub.lemonsqueezy.com`;
     const api = `https://api.lemonsqueezy.com/v1/subscriptions/${id}`;
     const relationships: Record<string, { links: { related: string; self: string } }> = {};
-    for (const rel of ['store', 'customer', 'order', 'order-item', 'product', 'variant', 'subscription-items', 'subscription-invoices']) {
-      relationships[rel] = { links: { related: `${api}/${rel}`, self: `${api}/relationships/${rel}` } };
+    for (const rel of [
+      'store',
+      'customer',
+      'order',
+      'order-item',
+      'product',
+      'variant',
+      'subscription-items',
+      'subscription-invoices',
+    ]) {
+      relationships[rel] = {
+        links: { related: `${api}/${rel}`, self: `${api}/relationships/${rel}` },
+      };
     }
     return {
       type: 'subscriptions',
@@ -466,7 +609,10 @@ export class DemoGenerator {
         card_brand: cardBrand,
         card_last_four: lastFour,
         payment_processor: paypal ? 'paypal' : 'stripe',
-        pause: sim.status === 'paused' ? { mode: 'void', resumes_at: lsTime(addMonthsUtc(sim.periodEnd, 1)) } : null,
+        pause:
+          sim.status === 'paused'
+            ? { mode: 'void', resumes_at: lsTime(addMonthsUtc(sim.periodEnd, 1)) }
+            : null,
         cancelled: sim.cancelled,
         trial_ends_at: sim.trialEndsAt == null ? null : lsTime(sim.trialEndsAt),
         billing_anchor: new Date(sim.trialEndsAt ?? c.startMs).getUTCDate(),
@@ -512,13 +658,24 @@ export class DemoGenerator {
       postalCode: postal,
       country: country.code,
     };
-    const paymentMethod = r.weighted([['VISA', 55], ['MSTR', 28], ['AMEX', 7], ['DISC', 3], ['PYPL', 7]] as const);
+    const paymentMethod = r.weighted([
+      ['VISA', 55],
+      ['MSTR', 28],
+      ['AMEX', 7],
+      ['DISC', 3],
+      ['PYPL', 7],
+    ] as const);
     const sku = `mg-${c.plan.name.toLowerCase()}-${c.cadence === 'monthly' ? 'm' : 'y'}`;
     const title = `${c.plan.name} Membership (${c.cadence === 'monthly' ? 'Monthly' : 'Yearly'})`;
     // Receipts: 4 random characters + the customer index in base 36 → unique, 8 characters.
     const initialReceipt = `${r.chars(4, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789')}${c.index.toString(36).toUpperCase().padStart(4, '0')}`;
     const trackingCode = r.chance(0.4) ? `tid${r.int(1000, 9999)}` : null;
-    const person = { firstName: c.first.toUpperCase(), lastName: c.last.toUpperCase(), fullName: name, email: c.email };
+    const person = {
+      firstName: c.first.toUpperCase(),
+      lastName: c.last.toUpperCase(),
+      fullName: name,
+      email: c.email,
+    };
     // Digital product: the shipping block carries no address (as in the provider's test vector).
     const customer = { shipping: { ...person, address: {} }, billing: { ...person, address } };
 
@@ -534,7 +691,10 @@ export class DemoGenerator {
     if (refundAt != null && lastTxn) lastTxn.refundedAt = refundAt;
     const active = sim.status === 'active';
     const nextPayment = active ? sim.periodEnd : null;
-    const accountCents = Math.max(0, Math.round((c.priceCents * 0.925 - 100) * (c.affiliate ? 0.5 : 1)));
+    const accountCents = Math.max(
+      0,
+      Math.round((c.priceCents * 0.925 - 100) * (c.affiliate ? 0.5 : 1)),
+    );
 
     const lines: string[] = [];
     txns.forEach((t, i) => {
@@ -551,7 +711,12 @@ export class DemoGenerator {
         at = cancelRebill;
       }
       const sign = kind === 'RFND' ? -1 : kind === 'CANCEL-REBILL' ? 0 : 1;
-      const itemStatus = sim.status === 'active' ? 'ACTIVE' : sim.status === 'cancelled' || kind === 'CANCEL-REBILL' ? 'CANCELED' : 'COMPLETED';
+      const itemStatus =
+        sim.status === 'active'
+          ? 'ACTIVE'
+          : sim.status === 'cancelled' || kind === 'CANCEL-REBILL'
+            ? 'CANCELED'
+            : 'COMPLETED';
       const raw: Record<string, unknown> = {
         transactionTime: cbTime(at),
         receipt: t.receipt,
@@ -591,7 +756,11 @@ export class DemoGenerator {
         version: 6.0,
         attemptCount: 1,
       };
-      const refundableState = refunded ? 'REFUNDED' : H - t.at < 60 * DAY_MS ? 'REFUNDABLE' : 'NON_REFUNDABLE';
+      const refundableState = refunded
+        ? 'REFUNDED'
+        : H - t.at < 60 * DAY_MS
+          ? 'REFUNDABLE'
+          : 'NON_REFUNDABLE';
       this.orderId++;
       lines.push(
         copyLine([
@@ -642,10 +811,16 @@ export class DemoGenerator {
   /** About `count` log rows over the 30 days before the end of the anchor day, oldest first. */
   logs(count: number): { text: string; rows: number } {
     const r = this.rng;
-    const rows: Array<{ ts: number; level: string; msg: string; context: Record<string, unknown> }> = [];
+    const rows: Array<{
+      ts: number;
+      level: string;
+      msg: string;
+      context: Record<string, unknown>;
+    }> = [];
     const byLevel = new Map<string, Array<(typeof LOG_TEMPLATES)[number]>>();
     for (const t of LOG_TEMPLATES) byLevel.set(t[0], [...(byLevel.get(t[0]) ?? []), t]);
-    const email = () => (this.emails.length > 0 ? r.pick(this.emails) : `user${r.int(1, 999)}@example.com`);
+    const email = () =>
+      this.emails.length > 0 ? r.pick(this.emails) : `user${r.int(1, 999)}@example.com`;
     for (let i = 0; i < count; i++) {
       const level = r.weighted(LOG_LEVEL_WEIGHTS);
       const [, msg, kind] = r.pick(byLevel.get(level) ?? LOG_TEMPLATES);
@@ -653,7 +828,9 @@ export class DemoGenerator {
       rows.push({ ts, level, msg, context: logContext(r, kind, email) });
     }
     rows.sort((a, b) => a.ts - b.ts);
-    const text = rows.map((row) => copyLine([iso(row.ts), row.level, row.msg, jsonText(row.context)])).join('');
+    const text = rows
+      .map((row) => copyLine([iso(row.ts), row.level, row.msg, jsonText(row.context)]))
+      .join('');
     return { text, rows: rows.length };
   }
 }
@@ -661,23 +838,55 @@ export class DemoGenerator {
 function logContext(r: Rng, kind: string, email: () => string): Record<string, unknown> {
   switch (kind) {
     case 'ls':
-      return { provider: 'lemonsqueezy', event_name: r.pick(['subscription_created', 'subscription_updated', 'subscription_payment_success', 'subscription_cancelled']), subscription_id: String(LS_SUBSCRIPTION_BASE + r.int(0, 99_999)), email: email() };
+      return {
+        provider: 'lemonsqueezy',
+        event_name: r.pick([
+          'subscription_created',
+          'subscription_updated',
+          'subscription_payment_success',
+          'subscription_cancelled',
+        ]),
+        subscription_id: String(LS_SUBSCRIPTION_BASE + r.int(0, 99_999)),
+        email: email(),
+      };
     case 'cb':
-      return { provider: 'clickbank', transactionType: r.pick(['SALE', 'BILL', 'RFND', 'CANCEL-REBILL']), receipt: r.chars(8, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'), email: email() };
+      return {
+        provider: 'clickbank',
+        transactionType: r.pick(['SALE', 'BILL', 'RFND', 'CANCEL-REBILL']),
+        receipt: r.chars(8, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'),
+        email: email(),
+      };
     case 'member':
       return { email: email(), group_id: 42, ms: r.int(80, 900) };
     case 'admin':
       return { email: 'admin@example.com', ip: `203.0.113.${r.int(1, 254)}` };
     case 'admin_failed':
-      return { email: 'admin@example.com', code: r.pick(['INCORRECT_PASSWORD', 'INCORRECT_USER']), ip: `198.51.100.${r.int(1, 254)}` };
+      return {
+        email: 'admin@example.com',
+        code: r.pick(['INCORRECT_PASSWORD', 'INCORRECT_USER']),
+        ip: `198.51.100.${r.int(1, 254)}`,
+      };
     case 'job':
       return { job: 'expire-cancelled-access', processed: r.int(0, 40), ms: r.int(20, 3000) };
     case 'request':
-      return { method: r.pick(['GET', 'POST']), path: r.pick(['/api/admin/users', '/api/admin/subscriptions', '/api/admin/stats']), bytes: r.int(0, 4000) };
+      return {
+        method: r.pick(['GET', 'POST']),
+        path: r.pick(['/api/admin/users', '/api/admin/subscriptions', '/api/admin/stats']),
+        bytes: r.int(0, 4000),
+      };
     case 'discourse':
-      return { email: email(), status: r.pick([422, 429, 500, 502]), errors: ['Group membership change failed'], wait_seconds: r.int(1, 30) };
+      return {
+        email: email(),
+        status: r.pick([422, 429, 500, 502]),
+        errors: ['Group membership change failed'],
+        wait_seconds: r.int(1, 30),
+      };
     case 'provider':
-      return { provider: r.pick(['lemonsqueezy', 'clickbank']), status: r.pick([500, 502, 503, 504]), attempt: r.int(1, 3) };
+      return {
+        provider: r.pick(['lemonsqueezy', 'clickbank']),
+        status: r.pick([500, 502, 503, 504]),
+        attempt: r.int(1, 3),
+      };
     default:
       return { component: 'db', error: 'connection terminated unexpectedly' };
   }

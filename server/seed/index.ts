@@ -27,7 +27,12 @@ export interface SeedSummary {
   durationMs: number;
 }
 
-async function copyRows(tx: Transaction, table: string, columns: string, data: string): Promise<void> {
+async function copyRows(
+  tx: Transaction,
+  table: string,
+  columns: string,
+  data: string,
+): Promise<void> {
   if (data === '') return;
   await tx.query(`COPY ${table} (${columns}) FROM '/dev/blob' WITH (FORMAT text)`, [], {
     blob: new Blob([data]),
@@ -35,7 +40,13 @@ async function copyRows(tx: Transaction, table: string, columns: string, data: s
 }
 
 /** Tables whose ids the seed writes explicitly (logs take ids from their sequence, after any existing rows). */
-const SEQUENCED_TABLES = ['customers', 'subscriptions', 'members', 'subscription_events', 'clickbank_orders'];
+const SEQUENCED_TABLES = [
+  'customers',
+  'subscriptions',
+  'members',
+  'subscription_events',
+  'clickbank_orders',
+];
 
 /**
  * Seeds an empty database with `opts.customers` demo customers (one subscription and one member
@@ -52,10 +63,15 @@ export async function seedDemoData(
   if (!Number.isSafeInteger(opts.customers) || opts.customers < 0) {
     throw new Error(`seedDemoData: customers must be a whole number ≥ 0, got ${opts.customers}`);
   }
-  if (!Number.isFinite(opts.seed)) throw new Error(`seedDemoData: seed must be a number, got ${opts.seed}`);
+  if (!Number.isFinite(opts.seed))
+    throw new Error(`seedDemoData: seed must be a number, got ${opts.seed}`);
   const nowMs = opts.now.getTime();
   if (!Number.isFinite(nowMs)) throw new Error('seedDemoData: now is not a valid date');
-  const anchorDayMs = Date.UTC(opts.now.getUTCFullYear(), opts.now.getUTCMonth(), opts.now.getUTCDate());
+  const anchorDayMs = Date.UTC(
+    opts.now.getUTCFullYear(),
+    opts.now.getUTCMonth(),
+    opts.now.getUTCDate(),
+  );
   const anchorDay = new Date(anchorDayMs).toISOString().slice(0, 10);
   const seed = opts.seed >>> 0;
 
@@ -79,7 +95,9 @@ export async function seedDemoData(
             + (SELECT count(*) FROM clickbank_orders)::int AS n`,
     );
     if ((existing.rows[0]?.n ?? 0) > 0) {
-      throw new Error('seedDemoData: the database already holds customer data; seed only an empty database');
+      throw new Error(
+        'seedDemoData: the database already holds customer data; seed only an empty database',
+      );
     }
     const gen = new DemoGenerator({ customers: opts.customers, seed, anchorDayMs });
     while (!gen.done()) {
@@ -122,7 +140,8 @@ export async function seedDemoData(
     }
   });
 
-  summary.subscriptions.total = summary.subscriptions.lemonsqueezy + summary.subscriptions.clickbank;
+  summary.subscriptions.total =
+    summary.subscriptions.lemonsqueezy + summary.subscriptions.clickbank;
   summary.durationMs = Math.round(performance.now() - started);
   return summary;
 }

@@ -10,17 +10,28 @@ import { seedDemoData, type SeedSummary } from '.';
 
 // In-repo copies of ../shared/fixtures (see tests/msw/provider/README.md).
 const fixturesDir = new URL('../../tests/msw/provider/', import.meta.url);
-const lsFixture = JSON.parse(readFileSync(new URL('lemonsqueezy-subscription.json', fixturesDir), 'utf8')) as {
+const lsFixture = JSON.parse(
+  readFileSync(new URL('lemonsqueezy-subscription.json', fixturesDir), 'utf8'),
+) as {
   attributes: Record<string, unknown> & { first_subscription_item: object; urls: object };
 };
-const cbFixture = JSON.parse(readFileSync(new URL('clickbank-ins-testvector-clickbankgo.json', fixturesDir), 'utf8')) as {
+const cbFixture = JSON.parse(
+  readFileSync(new URL('clickbank-ins-testvector-clickbankgo.json', fixturesDir), 'utf8'),
+) as {
   expectedJson: Record<string, unknown> & {
     lineItems: Array<Record<string, unknown>>;
     customer: { billing: Record<string, unknown>; shipping: Record<string, unknown> };
   };
 };
 
-const TABLES = ['customers', 'subscriptions', 'members', 'subscription_events', 'clickbank_orders', 'logs'] as const;
+const TABLES = [
+  'customers',
+  'subscriptions',
+  'members',
+  'subscription_events',
+  'clickbank_orders',
+  'logs',
+] as const;
 const N = 400;
 const MORNING = new Date('2026-11-20T10:00:00.000Z');
 const EVENING = new Date('2026-11-20T23:30:00.000Z');
@@ -31,7 +42,9 @@ let summary: SeedSummary;
 async function checksum(): Promise<string> {
   const parts: string[] = [];
   for (const table of TABLES) {
-    const r = await db.query<{ h: string | null }>(`SELECT md5(string_agg(t::text, E'\\n' ORDER BY t.id)) AS h FROM ${table} t`);
+    const r = await db.query<{ h: string | null }>(
+      `SELECT md5(string_agg(t::text, E'\\n' ORDER BY t.id)) AS h FROM ${table} t`,
+    );
     parts.push(`${table}:${r.rows[0]?.h}`);
   }
   return parts.join(' ');
@@ -73,7 +86,11 @@ describe('seedDemoData determinism', () => {
     const a = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs }).batch(50);
     const b = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs }).batch(50);
     expect(b).toEqual(a);
-    const c = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs: anchorDayMs + 86_400_000 }).batch(50);
+    const c = new DemoGenerator({
+      customers: 50,
+      seed: 3,
+      anchorDayMs: anchorDayMs + 86_400_000,
+    }).batch(50);
     expect(c.subscriptions).not.toBe(a.subscriptions);
   });
 });
@@ -88,9 +105,13 @@ describe('seeded data', () => {
     expect(await count('SELECT count(*)::int AS n FROM subscriptions')).toBe(N);
     expect(await count('SELECT count(*)::int AS n FROM members')).toBe(N);
     expect(await count('SELECT count(*)::int AS n FROM subscription_events')).toBe(summary.events);
-    expect(await count('SELECT count(*)::int AS n FROM clickbank_orders')).toBe(summary.clickbankOrders);
+    expect(await count('SELECT count(*)::int AS n FROM clickbank_orders')).toBe(
+      summary.clickbankOrders,
+    );
     expect(await count('SELECT count(*)::int AS n FROM logs')).toBe(2000);
-    const ls = await count("SELECT count(*)::int AS n FROM subscriptions WHERE provider = 'lemonsqueezy'");
+    const ls = await count(
+      "SELECT count(*)::int AS n FROM subscriptions WHERE provider = 'lemonsqueezy'",
+    );
     expect(ls).toBe(summary.subscriptions.lemonsqueezy);
     expect(ls / N).toBeGreaterThan(0.5);
     expect(ls / N).toBeLessThan(0.7);
@@ -98,7 +119,9 @@ describe('seeded data', () => {
   });
 
   it('mixes cadences, prices, currencies, statuses and sources', async () => {
-    const yearly = await count("SELECT count(*)::int AS n FROM subscriptions WHERE cadence = 'yearly'");
+    const yearly = await count(
+      "SELECT count(*)::int AS n FROM subscriptions WHERE cadence = 'yearly'",
+    );
     expect(yearly / N).toBeGreaterThan(0.15);
     expect(yearly / N).toBeLessThan(0.35);
     const eur = await count("SELECT count(*)::int AS n FROM subscriptions WHERE currency = 'EUR'");
@@ -124,7 +147,11 @@ describe('seeded data', () => {
     const cb = statuses.rows.filter((r) => r.provider === 'clickbank').map((r) => r.status);
     const ls = statuses.rows.filter((r) => r.provider === 'lemonsqueezy').map((r) => r.status);
     expect(cb.every((s) => ['active', 'cancelled', 'expired'].includes(s))).toBe(true);
-    expect(ls.every((s) => ['active', 'trialing', 'paused', 'past_due', 'unpaid', 'cancelled', 'expired'].includes(s))).toBe(true);
+    expect(
+      ls.every((s) =>
+        ['active', 'trialing', 'paused', 'past_due', 'unpaid', 'cancelled', 'expired'].includes(s),
+      ),
+    ).toBe(true);
     expect(ls).toEqual(expect.arrayContaining(['active', 'cancelled', 'expired']));
     expect(cb).toEqual(expect.arrayContaining(['active', 'expired']));
     const sources = await count('SELECT count(DISTINCT source)::int AS n FROM subscriptions');
@@ -140,7 +167,12 @@ describe('seeded data', () => {
   });
 
   it('stores every LemonSqueezy payload with exactly the fixture attribute keys and the status mapping', async () => {
-    const rows = await db.query<{ provider_id: string; status: string; email: string; payload: Record<string, unknown> & { attributes: Record<string, unknown> } }>(
+    const rows = await db.query<{
+      provider_id: string;
+      status: string;
+      email: string;
+      payload: Record<string, unknown> & { attributes: Record<string, unknown> };
+    }>(
       `SELECT s.provider_id, s.status, c.email, s.payload FROM subscriptions s JOIN customers c ON c.id = s.customer_id
         WHERE s.provider = 'lemonsqueezy'`,
     );
@@ -156,7 +188,9 @@ describe('seeded data', () => {
       expect(Object.keys(p.attributes.first_subscription_item as object).sort()).toEqual(itemKeys);
       expect(Object.keys(p.attributes.urls as object).sort()).toEqual(urlKeys);
       expect(p.relationships).toBeTypeOf('object');
-      expect(p.links).toEqual({ self: `https://api.lemonsqueezy.com/v1/subscriptions/${row.provider_id}` });
+      expect(p.links).toEqual({
+        self: `https://api.lemonsqueezy.com/v1/subscriptions/${row.provider_id}`,
+      });
       const lsStatus = p.attributes.status as string;
       expect(row.status).toBe(lsStatus === 'on_trial' ? 'trialing' : lsStatus);
       expect(p.attributes.user_email).toBe(row.email);
@@ -165,9 +199,13 @@ describe('seeded data', () => {
   });
 
   it('stores every ClickBank order with a v6 Instant Notification raw_json', async () => {
-    const rows = await db.query<{ receipt: string; status: string; email: string; raw_json: Record<string, unknown>; raw_text: string }>(
-      'SELECT receipt, status, email, raw_json, raw_json::text AS raw_text FROM clickbank_orders',
-    );
+    const rows = await db.query<{
+      receipt: string;
+      status: string;
+      email: string;
+      raw_json: Record<string, unknown>;
+      raw_text: string;
+    }>('SELECT receipt, status, email, raw_json, raw_json::text AS raw_text FROM clickbank_orders');
     const keys = Object.keys(cbFixture.expectedJson);
     const lineKeys = Object.keys(cbFixture.expectedJson.lineItems[0] ?? {});
     const personKeys = Object.keys(cbFixture.expectedJson.customer.billing);
@@ -188,7 +226,9 @@ describe('seeded data', () => {
       expect(String(raw.transactionTime)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
       expect((raw.customer.billing as { email: string }).email).toBe(row.email);
     }
-    const kinds = await db.query<{ status: string }>('SELECT DISTINCT status FROM clickbank_orders ORDER BY 1');
+    const kinds = await db.query<{ status: string }>(
+      'SELECT DISTINCT status FROM clickbank_orders ORDER BY 1',
+    );
     expect(kinds.rows.map((r) => r.status)).toEqual(expect.arrayContaining(['BILL', 'SALE']));
     const cbSubs = await count(
       `SELECT count(*)::int AS n FROM subscriptions s WHERE s.provider = 'clickbank'
@@ -201,7 +241,10 @@ describe('seeded data', () => {
     const day = ['2026-11-20T00:00:00Z', '2026-11-21T00:00:00Z'];
     for (const type of ['new', 'renewal', 'cancellation']) {
       expect(
-        await count('SELECT count(*)::int AS n FROM subscription_events WHERE type = $1 AND occurred_at >= $2 AND occurred_at < $3', [type, ...day]),
+        await count(
+          'SELECT count(*)::int AS n FROM subscription_events WHERE type = $1 AND occurred_at >= $2 AND occurred_at < $3',
+          [type, ...day],
+        ),
       ).toBeGreaterThan(0);
     }
     expect(
@@ -210,9 +253,19 @@ describe('seeded data', () => {
           WHERE e.type = 'renewal' AND (e.amount_cents <> s.amount_cents OR e.currency <> s.currency)`,
       ),
     ).toBe(0);
-    expect(await count("SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at >= '2026-11-21T00:00:00Z'")).toBe(0);
-    expect(await count("SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at < '2024-11-19T00:00:00Z'")).toBe(0);
-    const news = await count("SELECT count(*)::int AS n FROM subscription_events WHERE type = 'new'");
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at >= '2026-11-21T00:00:00Z'",
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at < '2024-11-19T00:00:00Z'",
+      ),
+    ).toBe(0);
+    const news = await count(
+      "SELECT count(*)::int AS n FROM subscription_events WHERE type = 'new'",
+    );
     expect(news).toBe(N);
   });
 
@@ -241,20 +294,26 @@ describe('seeded data', () => {
   });
 
   it('records seed facts in meta and mixes log levels with JSON context', async () => {
-    const meta = await db.query<{ key: string; value: string }>('SELECT key, value FROM meta ORDER BY key');
+    const meta = await db.query<{ key: string; value: string }>(
+      'SELECT key, value FROM meta ORDER BY key',
+    );
     expect(Object.fromEntries(meta.rows.map((r) => [r.key, r.value]))).toMatchObject({
       seed: '7',
       seed_customers: String(N),
       seed_anchor_day: '2026-11-20',
     });
     const levels = await db.query<{ level: string }>('SELECT DISTINCT level FROM logs ORDER BY 1');
-    expect(levels.rows.map((r) => r.level)).toEqual(expect.arrayContaining(['debug', 'error', 'info', 'warn']));
+    expect(levels.rows.map((r) => r.level)).toEqual(
+      expect.arrayContaining(['debug', 'error', 'info', 'warn']),
+    );
     expect(await count('SELECT count(*)::int AS n FROM logs WHERE context IS NULL')).toBe(0);
   });
 
   it('refuses to seed a database that already has customers, writing nothing', async () => {
     const before = await checksum();
-    await expect(seedDemoData(db, { customers: 5, seed: 1, now: MORNING })).rejects.toThrow(/empty database/);
+    await expect(seedDemoData(db, { customers: 5, seed: 1, now: MORNING })).rejects.toThrow(
+      /empty database/,
+    );
     expect(await checksum()).toBe(before);
   });
 
@@ -280,14 +339,26 @@ describe('seed helpers', () => {
   });
 
   it('addMonthsUtc keeps the billing day and clamps to short months', () => {
-    expect(new Date(addMonthsUtc(Date.UTC(2026, 0, 31, 9, 30), 1)).toISOString()).toBe('2026-02-28T09:30:00.000Z');
-    expect(new Date(addMonthsUtc(Date.UTC(2026, 0, 31, 9, 30), 2)).toISOString()).toBe('2026-03-31T09:30:00.000Z');
-    expect(new Date(addMonthsUtc(Date.UTC(2024, 1, 29), 12)).toISOString()).toBe('2025-02-28T00:00:00.000Z');
-    expect(new Date(addMonthsUtc(Date.UTC(2026, 10, 20), -11)).toISOString()).toBe('2025-12-20T00:00:00.000Z');
+    expect(new Date(addMonthsUtc(Date.UTC(2026, 0, 31, 9, 30), 1)).toISOString()).toBe(
+      '2026-02-28T09:30:00.000Z',
+    );
+    expect(new Date(addMonthsUtc(Date.UTC(2026, 0, 31, 9, 30), 2)).toISOString()).toBe(
+      '2026-03-31T09:30:00.000Z',
+    );
+    expect(new Date(addMonthsUtc(Date.UTC(2024, 1, 29), 12)).toISOString()).toBe(
+      '2025-02-28T00:00:00.000Z',
+    );
+    expect(new Date(addMonthsUtc(Date.UTC(2026, 10, 20), -11)).toISOString()).toBe(
+      '2025-12-20T00:00:00.000Z',
+    );
   });
 
   it('rejects invalid options', async () => {
-    await expect(seedDemoData(db, { customers: -1, seed: 1, now: MORNING })).rejects.toThrow(/customers/);
-    await expect(seedDemoData(db, { customers: 1, seed: 1, now: new Date('nope') })).rejects.toThrow(/now/);
+    await expect(seedDemoData(db, { customers: -1, seed: 1, now: MORNING })).rejects.toThrow(
+      /customers/,
+    );
+    await expect(
+      seedDemoData(db, { customers: 1, seed: 1, now: new Date('nope') }),
+    ).rejects.toThrow(/now/);
   });
 });

@@ -67,7 +67,10 @@ interface Core {
 }
 
 /** Rate into the reporting currency, or null when the configuration has none for `currency`. */
-function rateOf(config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>, currency: string): number | null {
+function rateOf(
+  config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
+  currency: string,
+): number | null {
   if (currency === config.reportingCurrency) return 1;
   const rate = config.fxRates[currency];
   return rate != null && Number.isFinite(rate) ? rate : null;
@@ -96,9 +99,19 @@ export function monthlyRecurringCents(
   return Math.round(total);
 }
 
-async function core(db: PGlite, config: ServerConfig, now: Date, missing: Set<string>): Promise<Core> {
+async function core(
+  db: PGlite,
+  config: ServerConfig,
+  now: Date,
+  missing: Set<string>,
+): Promise<Core> {
   const nowIso = now.toISOString();
-  const groups = await db.query<{ currency: string; cadence: string; n: number; sum_cents: string | null }>(
+  const groups = await db.query<{
+    currency: string;
+    cadence: string;
+    n: number;
+    sum_cents: string | null;
+  }>(
     `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::bigint AS sum_cents
        FROM subscriptions s
       WHERE ${activeAccessCondition('s', '$1')}
@@ -112,7 +125,11 @@ async function core(db: PGlite, config: ServerConfig, now: Date, missing: Set<st
     else activeMonthly += g.n;
   }
   const mrrCents = monthlyRecurringCents(
-    groups.rows.map((g) => ({ currency: g.currency, cadence: g.cadence, sum_cents: toNumber(g.sum_cents) })),
+    groups.rows.map((g) => ({
+      currency: g.currency,
+      cadence: g.cadence,
+      sum_cents: toNumber(g.sum_cents),
+    })),
     config,
     missing,
   );
@@ -192,7 +209,10 @@ export async function computeDashboardStats(
     else revenueTotal += rate * toNumber(r.net_cents);
   }
   if (missing.size > 0) {
-    log?.warn({ currencies: [...missing] }, 'stats: no FX rate for these currencies; left out of money figures');
+    log?.warn(
+      { currencies: [...missing] },
+      'stats: no FX rate for these currencies; left out of money figures',
+    );
   }
   return {
     currency: config.reportingCurrency,
@@ -243,7 +263,10 @@ export async function computeAdminStatus(
       webhook_dedup_rows: dedup.rows[0]?.n ?? 0,
     };
   } catch (err) {
-    log?.error({ err: err instanceof Error ? err.message : String(err) }, 'status: database query failed');
+    log?.error(
+      { err: err instanceof Error ? err.message : String(err) },
+      'status: database query failed',
+    );
     return {
       db_ok: false,
       active_total: null,

@@ -23,19 +23,149 @@ interface Sub {
   endsAt: string | null;
 }
 const SUBS: Sub[] = [
-  { id: 1, customer: 1, provider: 'lemonsqueezy', status: 'active', cadence: 'monthly', amount: 1900, currency: 'USD', periodEnd: '2026-12-05T12:00:00Z', endsAt: null },
-  { id: 2, customer: 2, provider: 'lemonsqueezy', status: 'trialing', cadence: 'monthly', amount: 999, currency: 'EUR', periodEnd: '2026-11-25T12:00:00Z', endsAt: null },
-  { id: 3, customer: 3, provider: 'lemonsqueezy', status: 'past_due', cadence: 'yearly', amount: 19000, currency: 'GBP', periodEnd: '2026-11-18T12:00:00Z', endsAt: null },
-  { id: 4, customer: 4, provider: 'clickbank', status: 'cancelled', cadence: 'monthly', amount: 2900, currency: 'USD', periodEnd: '2026-11-30T12:00:00Z', endsAt: '2026-11-30T12:00:00Z' },
-  { id: 5, customer: 5, provider: 'lemonsqueezy', status: 'cancelled', cadence: 'yearly', amount: 9900, currency: 'EUR', periodEnd: '2026-11-19T12:00:00Z', endsAt: '2026-11-19T12:00:00Z' },
-  { id: 6, customer: 6, provider: 'lemonsqueezy', status: 'expired', cadence: 'monthly', amount: 999, currency: 'USD', periodEnd: '2026-11-18T00:00:00Z', endsAt: '2026-11-18T00:00:00Z' },
-  { id: 7, customer: 7, provider: 'lemonsqueezy', status: 'paused', cadence: 'monthly', amount: 1900, currency: 'USD', periodEnd: '2026-12-01T00:00:00Z', endsAt: null },
-  { id: 8, customer: 8, provider: 'clickbank', status: 'active', cadence: 'yearly', amount: 29000, currency: 'USD', periodEnd: '2027-06-01T12:00:00Z', endsAt: null },
-  { id: 9, customer: 9, provider: 'lemonsqueezy', status: 'unpaid', cadence: 'monthly', amount: 2900, currency: 'USD', periodEnd: '2026-10-01T00:00:00Z', endsAt: '2026-10-01T00:00:00Z' },
-  { id: 10, customer: 10, provider: 'clickbank', status: 'active', cadence: 'monthly', amount: null, currency: 'USD', periodEnd: '2026-12-01T12:00:00Z', endsAt: null },
-  { id: 11, customer: 11, provider: 'lemonsqueezy', status: 'active', cadence: 'monthly', amount: 1900, currency: 'JPY', periodEnd: '2026-12-10T12:00:00Z', endsAt: null },
-  { id: 12, customer: 13, provider: 'lemonsqueezy', status: 'expired', cadence: 'monthly', amount: 999, currency: 'USD', periodEnd: '2026-06-01T00:00:00Z', endsAt: '2026-06-01T00:00:00Z' },
-  { id: 13, customer: 13, provider: 'lemonsqueezy', status: 'active', cadence: 'monthly', amount: 999, currency: 'USD', periodEnd: '2026-12-15T12:00:00Z', endsAt: null },
+  {
+    id: 1,
+    customer: 1,
+    provider: 'lemonsqueezy',
+    status: 'active',
+    cadence: 'monthly',
+    amount: 1900,
+    currency: 'USD',
+    periodEnd: '2026-12-05T12:00:00Z',
+    endsAt: null,
+  },
+  {
+    id: 2,
+    customer: 2,
+    provider: 'lemonsqueezy',
+    status: 'trialing',
+    cadence: 'monthly',
+    amount: 999,
+    currency: 'EUR',
+    periodEnd: '2026-11-25T12:00:00Z',
+    endsAt: null,
+  },
+  {
+    id: 3,
+    customer: 3,
+    provider: 'lemonsqueezy',
+    status: 'past_due',
+    cadence: 'yearly',
+    amount: 19000,
+    currency: 'GBP',
+    periodEnd: '2026-11-18T12:00:00Z',
+    endsAt: null,
+  },
+  {
+    id: 4,
+    customer: 4,
+    provider: 'clickbank',
+    status: 'cancelled',
+    cadence: 'monthly',
+    amount: 2900,
+    currency: 'USD',
+    periodEnd: '2026-11-30T12:00:00Z',
+    endsAt: '2026-11-30T12:00:00Z',
+  },
+  {
+    id: 5,
+    customer: 5,
+    provider: 'lemonsqueezy',
+    status: 'cancelled',
+    cadence: 'yearly',
+    amount: 9900,
+    currency: 'EUR',
+    periodEnd: '2026-11-19T12:00:00Z',
+    endsAt: '2026-11-19T12:00:00Z',
+  },
+  {
+    id: 6,
+    customer: 6,
+    provider: 'lemonsqueezy',
+    status: 'expired',
+    cadence: 'monthly',
+    amount: 999,
+    currency: 'USD',
+    periodEnd: '2026-11-18T00:00:00Z',
+    endsAt: '2026-11-18T00:00:00Z',
+  },
+  {
+    id: 7,
+    customer: 7,
+    provider: 'lemonsqueezy',
+    status: 'paused',
+    cadence: 'monthly',
+    amount: 1900,
+    currency: 'USD',
+    periodEnd: '2026-12-01T00:00:00Z',
+    endsAt: null,
+  },
+  {
+    id: 8,
+    customer: 8,
+    provider: 'clickbank',
+    status: 'active',
+    cadence: 'yearly',
+    amount: 29000,
+    currency: 'USD',
+    periodEnd: '2027-06-01T12:00:00Z',
+    endsAt: null,
+  },
+  {
+    id: 9,
+    customer: 9,
+    provider: 'lemonsqueezy',
+    status: 'unpaid',
+    cadence: 'monthly',
+    amount: 2900,
+    currency: 'USD',
+    periodEnd: '2026-10-01T00:00:00Z',
+    endsAt: '2026-10-01T00:00:00Z',
+  },
+  {
+    id: 10,
+    customer: 10,
+    provider: 'clickbank',
+    status: 'active',
+    cadence: 'monthly',
+    amount: null,
+    currency: 'USD',
+    periodEnd: '2026-12-01T12:00:00Z',
+    endsAt: null,
+  },
+  {
+    id: 11,
+    customer: 11,
+    provider: 'lemonsqueezy',
+    status: 'active',
+    cadence: 'monthly',
+    amount: 1900,
+    currency: 'JPY',
+    periodEnd: '2026-12-10T12:00:00Z',
+    endsAt: null,
+  },
+  {
+    id: 12,
+    customer: 13,
+    provider: 'lemonsqueezy',
+    status: 'expired',
+    cadence: 'monthly',
+    amount: 999,
+    currency: 'USD',
+    periodEnd: '2026-06-01T00:00:00Z',
+    endsAt: '2026-06-01T00:00:00Z',
+  },
+  {
+    id: 13,
+    customer: 13,
+    provider: 'lemonsqueezy',
+    status: 'active',
+    cadence: 'monthly',
+    amount: 999,
+    currency: 'USD',
+    periodEnd: '2026-12-15T12:00:00Z',
+    endsAt: null,
+  },
 ];
 /** Members: [customer, subscription id or null, mg_status, expires_at]. */
 const MEMBERS: Array<[number, number | null, 'active' | 'cancelled', string | null]> = [
@@ -82,22 +212,35 @@ beforeAll(async () => {
   config = await makeTestConfig({ fxRates: RATES });
   token = await signSessionToken(config, TEST_ADMIN_EMAIL, NOW);
   for (let c = 1; c <= 13; c++) {
-    await db.query('INSERT INTO customers (id, email, name) VALUES ($1, $2, $3)', [c, `customer${c}@example.com`, `Customer ${c}`]);
+    await db.query('INSERT INTO customers (id, email, name) VALUES ($1, $2, $3)', [
+      c,
+      `customer${c}@example.com`,
+      `Customer ${c}`,
+    ]);
   }
   for (const s of SUBS) {
     await db.query(
       `INSERT INTO subscriptions (id, customer_id, provider, provider_id, status, cadence, plan, amount_cents, currency, start_date, current_period_end, ends_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'Pro', $7, $8, '2025-01-01T00:00:00Z', $9, $10)`,
-      [s.id, s.customer, s.provider, `p-${s.id}`, s.status, s.cadence, s.amount, s.currency, s.periodEnd, s.endsAt],
+      [
+        s.id,
+        s.customer,
+        s.provider,
+        `p-${s.id}`,
+        s.status,
+        s.cadence,
+        s.amount,
+        s.currency,
+        s.periodEnd,
+        s.endsAt,
+      ],
     );
   }
   for (const [customer, sub, status, expires] of MEMBERS) {
-    await db.query('INSERT INTO members (customer_id, subscription_id, mg_status, expires_at) VALUES ($1, $2, $3, $4)', [
-      customer,
-      sub,
-      status,
-      expires,
-    ]);
+    await db.query(
+      'INSERT INTO members (customer_id, subscription_id, mg_status, expires_at) VALUES ($1, $2, $3, $4)',
+      [customer, sub, status, expires],
+    );
   }
   for (const [sub, type, at, amount, currency] of EVENTS) {
     await db.query(
@@ -105,7 +248,9 @@ beforeAll(async () => {
       [sub, type, at, amount, currency],
     );
   }
-  await db.query("INSERT INTO webhook_dedup (id, provider) VALUES ('evt-1', 'lemonsqueezy'), ('evt-2', 'clickbank')");
+  await db.query(
+    "INSERT INTO webhook_dedup (id, provider) VALUES ('evt-1', 'lemonsqueezy'), ('evt-2', 'clickbank')",
+  );
 }, 120_000);
 afterAll(async () => {
   await db?.close();
@@ -115,7 +260,9 @@ afterAll(async () => {
 function expected() {
   const now = NOW.getTime();
   const access = SUBS.filter(
-    (s) => ['active', 'trialing', 'past_due'].includes(s.status) || (s.status === 'cancelled' && s.endsAt != null && Date.parse(s.endsAt) > now),
+    (s) =>
+      ['active', 'trialing', 'past_due'].includes(s.status) ||
+      (s.status === 'cancelled' && s.endsAt != null && Date.parse(s.endsAt) > now),
   );
   const mrr = access.reduce((sum, s) => {
     const rate = RATES[s.currency];
@@ -127,8 +274,13 @@ function expected() {
     return Date.parse(member?.[3] ?? s.endsAt ?? s.periodEnd ?? '');
   });
   const days = ends.map((e) => Math.max(0, (e - now) / DAY_MS));
-  const { start, end } = { start: Date.parse('2026-11-20T00:00:00Z'), end: Date.parse('2026-11-21T00:00:00Z') };
-  const today = (type: string) => EVENTS.filter((e) => e[1] === type && Date.parse(e[2]) >= start && Date.parse(e[2]) < end).length;
+  const { start, end } = {
+    start: Date.parse('2026-11-20T00:00:00Z'),
+    end: Date.parse('2026-11-21T00:00:00Z'),
+  };
+  const today = (type: string) =>
+    EVENTS.filter((e) => e[1] === type && Date.parse(e[2]) >= start && Date.parse(e[2]) < end)
+      .length;
   const revenue = EVENTS.reduce((sum, [sub, type, , amount, currency]) => {
     const cur = currency ?? SUBS.find((s) => s.id === sub)?.currency ?? '';
     const rate = RATES[cur];
@@ -142,8 +294,10 @@ function expected() {
     monthly: access.filter((s) => s.cadence === 'monthly').length,
     yearly: access.filter((s) => s.cadence === 'yearly').length,
     avgDays: Math.round((days.reduce((a, b) => a + b, 0) / days.length) * 10) / 10,
-    scheduled: MEMBERS.filter((m) => m[2] === 'active' && m[3] != null && Date.parse(m[3]) > now).length,
-    pending: MEMBERS.filter((m) => m[2] === 'active' && m[3] != null && Date.parse(m[3]) <= now).length,
+    scheduled: MEMBERS.filter((m) => m[2] === 'active' && m[3] != null && Date.parse(m[3]) > now)
+      .length,
+    pending: MEMBERS.filter((m) => m[2] === 'active' && m[3] != null && Date.parse(m[3]) <= now)
+      .length,
     today: { new: today('new'), renewal: today('renewal'), cancellation: today('cancellation') },
     subscribers: new Set(SUBS.map((s) => s.customer)).size,
     revenue: Math.round(revenue),
@@ -151,7 +305,9 @@ function expected() {
 }
 
 const get = (path: string, now = NOW) =>
-  createApp(makeTestDeps(db, config, { now })).request(path, { headers: { authorization: `Bearer ${token}` } });
+  createApp(makeTestDeps(db, config, { now })).request(path, {
+    headers: { authorization: `Bearer ${token}` },
+  });
 
 describe('GET /stats', () => {
   it('equals the figures computed independently from the dataset', async () => {
@@ -201,14 +357,24 @@ describe('GET /stats', () => {
     const res = await get('/api/admin/stats', new Date('2026-11-19T06:00:00.000Z'));
     const body = (await res.json()) as Record<string, number>;
     expect(body).toMatchObject({ newToday: 1, renewalsToday: 0, cancellationsToday: 1 });
-    expect(utcDayBounds(new Date('2026-11-19T23:59:59.999Z')).start.toISOString()).toBe('2026-11-19T00:00:00.000Z');
+    expect(utcDayBounds(new Date('2026-11-19T23:59:59.999Z')).start.toISOString()).toBe(
+      '2026-11-19T00:00:00.000Z',
+    );
   });
 
   it('converts into another reporting currency with its own rates', async () => {
-    const eurConfig = await makeTestConfig({ reportingCurrency: 'EUR', fxRates: { EUR: 1, USD: 0.5 } });
-    const res = await createApp(makeTestDeps(db, eurConfig, { now: NOW })).request('/api/admin/stats', {
-      headers: { authorization: `Bearer ${await signSessionToken(eurConfig, TEST_ADMIN_EMAIL, NOW)}` },
+    const eurConfig = await makeTestConfig({
+      reportingCurrency: 'EUR',
+      fxRates: { EUR: 1, USD: 0.5 },
     });
+    const res = await createApp(makeTestDeps(db, eurConfig, { now: NOW })).request(
+      '/api/admin/stats',
+      {
+        headers: {
+          authorization: `Bearer ${await signSessionToken(eurConfig, TEST_ADMIN_EMAIL, NOW)}`,
+        },
+      },
+    );
     const body = (await res.json()) as Record<string, unknown>;
     // EUR 999 + USD (1900 + 2900 + 29000/12 + 999)·0.5 (GBP and JPY have no rate here)
     expect(body.currency).toBe('EUR');
@@ -260,7 +426,9 @@ describe('GET /status', () => {
 describe('GET /stats on an empty database', () => {
   it('answers zeros and a null average', async () => {
     // Last test of the file: empties the shared database.
-    await db.exec('TRUNCATE subscription_events, members, subscriptions, customers, webhook_dedup RESTART IDENTITY CASCADE');
+    await db.exec(
+      'TRUNCATE subscription_events, members, subscriptions, customers, webhook_dedup RESTART IDENTITY CASCADE',
+    );
     const res = await get('/api/admin/stats');
     expect(await res.json()).toEqual({
       currency: 'USD',
@@ -278,6 +446,12 @@ describe('GET /stats on an empty database', () => {
       totalRevenueCents: 0,
     });
     const status = await (await get('/api/admin/status')).json();
-    expect(status).toMatchObject({ db_ok: true, active_total: 0, pending_expire: 0, webhook_dedup_rows: 0, avg_days_remaining: null });
+    expect(status).toMatchObject({
+      db_ok: true,
+      active_total: 0,
+      pending_expire: 0,
+      webhook_dedup_rows: 0,
+      avg_days_remaining: null,
+    });
   });
 });

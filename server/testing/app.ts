@@ -36,7 +36,12 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
 
 /** Builds AppDeps around `db` with the clock pinned to `now` (UTC) and a silent logger. */
 export function testDeps(db: PGlite, now: Date, overrides: Partial<ServerConfig> = {}): AppDeps {
-  return { db, config: testConfig(overrides), log: pino({ level: 'silent' }), now: () => new Date(now.getTime()) };
+  return {
+    db,
+    config: testConfig(overrides),
+    log: pino({ level: 'silent' }),
+    now: () => new Date(now.getTime()),
+  };
 }
 
 /** Opens a fresh migrated in-memory database (about 3 s on these machines: share one per file). */
@@ -58,7 +63,9 @@ export async function resetDb(db: PGlite): Promise<void> {
 export function testApp(deps: AppDeps, factories: RouteFactory[]): Hono {
   const app = new Hono();
   for (const f of factories) app.route('/', f(deps));
-  app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404));
+  app.notFound((c) =>
+    c.json({ error: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),
+  );
   app.onError((err, c) => {
     if (err instanceof ApiError) {
       return c.json({ error: err.code, message: err.message, ...err.extra }, err.status as 400);
@@ -95,6 +102,16 @@ export async function countRows(db: PGlite, table: string): Promise<number> {
 }
 
 /** A Discourse configuration pointing at a local fake server. */
-export function discourseConfig(baseUrl: string, overrides: Partial<DiscourseConfig> = {}): DiscourseConfig {
-  return { baseUrl, apiKey: 'test-key', apiUsername: 'system', groupId: 42, timeoutMs: 2000, ...overrides };
+export function discourseConfig(
+  baseUrl: string,
+  overrides: Partial<DiscourseConfig> = {},
+): DiscourseConfig {
+  return {
+    baseUrl,
+    apiKey: 'test-key',
+    apiUsername: 'system',
+    groupId: 42,
+    timeoutMs: 2000,
+    ...overrides,
+  };
 }

@@ -25,7 +25,9 @@ export interface FakeDiscourse {
 }
 
 /** Starts the fake with `reply(request)` deciding each answer. */
-export async function startFakeDiscourse(reply: (req: RecordedRequest) => FakeReply): Promise<FakeDiscourse> {
+export async function startFakeDiscourse(
+  reply: (req: RecordedRequest) => FakeReply,
+): Promise<FakeDiscourse> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,7 +42,12 @@ export async function startFakeDiscourse(reply: (req: RecordedRequest) => FakeRe
           body = text;
         }
       }
-      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      const recorded: RecordedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+      };
       requests.push(recorded);
       const answer = reply(recorded);
       if (answer === 'hang') return;

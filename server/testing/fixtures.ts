@@ -6,7 +6,10 @@
 import type { PGlite } from '@electric-sql/pglite';
 
 /** A LemonSqueezy subscription object as its API returns it (the public "JSON Example"), for `id`. */
-export function lemonSqueezyObject(id: string, attrs: Record<string, unknown> = {}): Record<string, unknown> {
+export function lemonSqueezyObject(
+  id: string,
+  attrs: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     type: 'subscriptions',
     id,
@@ -39,8 +42,10 @@ export function lemonSqueezyObject(id: string, attrs: Record<string, unknown> = 
         updated_at: '2021-08-11T13:47:28.000000Z',
       },
       urls: {
-        update_payment_method: 'https://my-store.lemonsqueezy.com/subscription/1/payment-details?expires=1666869343&signature=9985',
-        customer_portal: 'https://my-store.lemonsqueezy.com/billing?expires=1666869343&signature=82ae',
+        update_payment_method:
+          'https://my-store.lemonsqueezy.com/subscription/1/payment-details?expires=1666869343&signature=9985',
+        customer_portal:
+          'https://my-store.lemonsqueezy.com/billing?expires=1666869343&signature=82ae',
       },
       renews_at: '2022-11-12T00:00:00.000000Z',
       ends_at: null,
@@ -60,8 +65,15 @@ async function insertReturningId(db: PGlite, sql: string, params: unknown[]): Pr
 }
 
 /** Inserts a customer → id. */
-export function insertCustomer(db: PGlite, email: string, name: string | null = null): Promise<number> {
-  return insertReturningId(db, 'INSERT INTO customers (email, name) VALUES ($1, $2) RETURNING id', [email, name]);
+export function insertCustomer(
+  db: PGlite,
+  email: string,
+  name: string | null = null,
+): Promise<number> {
+  return insertReturningId(db, 'INSERT INTO customers (email, name) VALUES ($1, $2) RETURNING id', [
+    email,
+    name,
+  ]);
 }
 
 /** Subscription columns a test may set; the rest get plain defaults. */
@@ -111,7 +123,13 @@ export function insertSubscription(db: PGlite, s: SubscriptionFixture): Promise<
 /** Inserts a member (forum access row) → id. */
 export function insertMember(
   db: PGlite,
-  m: { customerId: number; subscriptionId: number | null; mgStatus: 'active' | 'cancelled'; expiresAt?: string | null; updatedAt: string },
+  m: {
+    customerId: number;
+    subscriptionId: number | null;
+    mgStatus: 'active' | 'cancelled';
+    expiresAt?: string | null;
+    updatedAt: string;
+  },
 ): Promise<number> {
   return insertReturningId(
     db,
@@ -124,7 +142,13 @@ export function insertMember(
 /** Inserts a subscription event → id. */
 export function insertEvent(
   db: PGlite,
-  e: { subscriptionId: number; type: string; occurredAt: string; amountCents?: number | null; currency?: string | null },
+  e: {
+    subscriptionId: number;
+    type: string;
+    occurredAt: string;
+    amountCents?: number | null;
+    currency?: string | null;
+  },
 ): Promise<number> {
   return insertReturningId(
     db,

@@ -72,7 +72,12 @@ export async function seedScenario(db: PGlite): Promise<void> {
     updatedAt: '2026-03-02T00:00:00Z',
   });
 
-  await insertMember(db, { customerId: ada, subscriptionId: s1, mgStatus: 'active', updatedAt: '2026-11-10T00:00:00Z' });
+  await insertMember(db, {
+    customerId: ada,
+    subscriptionId: s1,
+    mgStatus: 'active',
+    updatedAt: '2026-11-10T00:00:00Z',
+  });
   await insertMember(db, {
     customerId: bob,
     subscriptionId: s2,
@@ -94,13 +99,20 @@ export async function seedScenario(db: PGlite): Promise<void> {
     expiresAt: '2026-11-19T06:00:00Z',
     updatedAt: '2026-11-19T00:00:00Z',
   });
-  await insertMember(db, { customerId: erin, subscriptionId: null, mgStatus: 'active', updatedAt: '2026-11-01T00:00:00Z' });
+  await insertMember(db, {
+    customerId: erin,
+    subscriptionId: null,
+    mgStatus: 'active',
+    updatedAt: '2026-11-01T00:00:00Z',
+  });
 }
 
 /** A snapshot of every row a write could touch (members, subscriptions and logs), for "nothing written" checks. */
 export async function snapshot(db: PGlite): Promise<unknown> {
   const members = await db.query('SELECT * FROM members ORDER BY id');
-  const subs = await db.query('SELECT id, status, current_period_end, ends_at, payload, updated_at FROM subscriptions ORDER BY id');
+  const subs = await db.query(
+    'SELECT id, status, current_period_end, ends_at, payload, updated_at FROM subscriptions ORDER BY id',
+  );
   const logs = await db.query('SELECT * FROM logs ORDER BY id');
   return { members: members.rows, subs: subs.rows, logs: logs.rows };
 }

@@ -3,12 +3,7 @@
  * row / detail / Marketplace order record, §7 GET /subscriptions, GET /subscriptions/detail,
  * GET /api/admin/clickbank/orders, POST /subscriptions/refresh and the action twins).
  */
-import {
-  keepPreviousData,
-  queryOptions,
-  skipToken,
-  useQuery,
-} from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { sortOrdersNewestFirst } from '../domain/detail';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
@@ -282,7 +277,6 @@ export function normaliseMarketplaceOrder(raw: WireObject): MarketplaceOrder {
   };
 }
 
-
 const clickbankOrdersSchema = z.object({
   local: z.object({ clickbank_details: z.array(z.unknown()).nullish() }).nullish(),
 });
@@ -379,4 +373,3 @@ export async function runSubscriptionAction(
     signal,
   });
 }
-

@@ -25,7 +25,16 @@ import type {
 } from '../domain/types';
 import { apiRequest } from './client';
 import { queryKeys } from './queryKeys';
-import { asObject, readBool, readInt, readString, wireId, wireInt, wireObject, wireString } from './wire';
+import {
+  asObject,
+  readBool,
+  readInt,
+  readString,
+  wireId,
+  wireInt,
+  wireObject,
+  wireString,
+} from './wire';
 
 /** One wire user row (snake_case, docs/api.md) → UserRow. row_id and email are required. */
 export const userRowSchema = z
@@ -43,22 +52,20 @@ export const userRowSchema = z
     current_period_end: wireString,
     updated_at: wireString,
   })
-  .transform(
-    (r): UserRow => ({
-      rowId: r.row_id,
-      email: r.email,
-      provider: r.provider,
-      providerId: r.provider_id,
-      providerStatus: r.provider_status,
-      mgStatus: r.mg_status,
-      mgStatusLabel: r.mg_status_label,
-      cadence: r.cadence,
-      startDate: r.start_date,
-      expiresAt: r.expires_at,
-      currentPeriodEnd: r.current_period_end,
-      updatedAt: r.updated_at,
-    }),
-  );
+  .transform((r): UserRow => ({
+    rowId: r.row_id,
+    email: r.email,
+    provider: r.provider,
+    providerId: r.provider_id,
+    providerStatus: r.provider_status,
+    mgStatus: r.mg_status,
+    mgStatusLabel: r.mg_status_label,
+    cadence: r.cadence,
+    startDate: r.start_date,
+    expiresAt: r.expires_at,
+    currentPeriodEnd: r.current_period_end,
+    updatedAt: r.updated_at,
+  }));
 
 /** GET /users answer {rows, total, totalPages} (total_pages accepted) before paging fallbacks. */
 export const usersPageSchema = z.object({
@@ -74,7 +81,11 @@ export const usersPageSchema = z.object({
  * with totalPages(total, pageSize) (at least 1). Rejects with ApiError / MalformedResponseError.
  */
 export async function fetchUsers(q: UsersQuery, signal?: AbortSignal): Promise<UsersPage> {
-  const answer = await apiRequest('/users', { query: buildUsersParams(q), schema: usersPageSchema, signal });
+  const answer = await apiRequest('/users', {
+    query: buildUsersParams(q),
+    schema: usersPageSchema,
+    signal,
+  });
   const total = answer.total ?? answer.rows.length;
   return {
     rows: answer.rows,
@@ -154,12 +165,10 @@ export function normaliseDiscourse(raw: unknown): DiscourseOutcome | null {
 }
 
 /** An action answer (§3 Action response, any JSON object) → ActionResult. */
-export const actionResultSchema = wireObject.transform(
-  (a): ActionResult => ({
-    discourse: normaliseDiscourse(a.discourse),
-    scheduledExpiresAt: readString(a.scheduled_expires_at ?? a.scheduledExpiresAt),
-  }),
-);
+export const actionResultSchema = wireObject.transform((a): ActionResult => ({
+  discourse: normaliseDiscourse(a.discourse),
+  scheduledExpiresAt: readString(a.scheduled_expires_at ?? a.scheduledExpiresAt),
+}));
 
 /** The wire body of an access action (§7): {email}, {email, until} or {email, date}. */
 export function accessActionBody(email: string, action: AccessAction): Record<string, string> {

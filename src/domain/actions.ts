@@ -63,9 +63,7 @@ function text(value: unknown): string {
 }
 
 type DiscourseClause =
-  | { kind: 'error'; text: string }
-  | { kind: 'ok'; text: string }
-  | { kind: 'none' };
+  { kind: 'error'; text: string } | { kind: 'ok'; text: string } | { kind: 'none' };
 
 /**
  * What the forum said, in this precedence: an error string → error; skipped → 'Discourse

@@ -68,21 +68,16 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /**
- * Desktop, sidebar expanded by default: operator 'Admin', the product's sites, the eight entries.
+ * Desktop, sidebar expanded by default: operator 'Admin', the eight entries (no product sites configured).
  * Collapse and Expand persist '1' and '0' under mg_sidebar_collapsed.
  */
 export const Expanded: Story = {
   play: async ({ canvas }) => {
     const banner = canvas.getByRole('banner');
     await expect(within(banner).getByText('Admin')).toBeVisible();
-    await expect(canvas.getByRole('link', { name: /^Website/ })).toHaveAttribute(
-      'href',
-      'https://example.com',
-    );
-    await expect(canvas.getByRole('link', { name: /^Forum/ })).toHaveAttribute(
-      'href',
-      'https://forum.example.com',
-    );
+    // No SITE_URL / FORUM_URL configured: no dead placeholder links (Screens/ProductLinks has them set).
+    await expect(canvas.queryByRole('link', { name: /^Website/ })).toBeNull();
+    await expect(canvas.queryByRole('link', { name: /^Forum/ })).toBeNull();
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     await expect(within(nav).getAllByRole('link')).toHaveLength(8);
     await expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(

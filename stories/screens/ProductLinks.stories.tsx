@@ -48,8 +48,14 @@ export const Configured: Story = {
   }),
   play: async ({ canvas }) => {
     const links = within(canvas.getByRole('navigation', { name: 'External links' }));
-    await expect(links.getByRole('link', { name: /^Website/ })).toHaveAttribute('href', 'https://mg.example.org/');
-    await expect(links.getByRole('link', { name: /^Forum/ })).toHaveAttribute('href', 'https://forum.mg.example.org');
+    await expect(links.getByRole('link', { name: /^Website/ })).toHaveAttribute(
+      'href',
+      'https://mg.example.org/',
+    );
+    await expect(links.getByRole('link', { name: /^Forum/ })).toHaveAttribute(
+      'href',
+      'https://forum.mg.example.org',
+    );
     await expect(
       links.getAllByRole('link').map((link) => link.textContent?.replace(/\s*\(.*\)$/, '')),
     ).toEqual(['LemonSqueezy', 'ClickBank', 'Website', 'Forum']);
@@ -58,10 +64,16 @@ export const Configured: Story = {
 
 /** Only FORUM_URL set: the Forum link, and no Website link. */
 export const ForumOnly: Story = {
-  beforeEach: withRuntimeConfig({ apiPrefix: '/api/admin', forumUrl: 'https://forum.mg.example.org' }),
+  beforeEach: withRuntimeConfig({
+    apiPrefix: '/api/admin',
+    forumUrl: 'https://forum.mg.example.org',
+  }),
   play: async ({ canvas }) => {
     const links = within(canvas.getByRole('navigation', { name: 'External links' }));
-    await expect(links.getByRole('link', { name: /^Forum/ })).toHaveAttribute('href', 'https://forum.mg.example.org');
+    await expect(links.getByRole('link', { name: /^Forum/ })).toHaveAttribute(
+      'href',
+      'https://forum.mg.example.org',
+    );
     await expect(links.queryByRole('link', { name: /^Website/ })).toBeNull();
   },
 };

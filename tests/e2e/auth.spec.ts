@@ -44,7 +44,10 @@ async function signInToDashboard(page: Page) {
 
 /** A card's figure (the line under its label), whitespace normalised. */
 async function cardText(page: Page, label: string): Promise<string> {
-  const text = await page.getByRole('region', { name: label, exact: true }).locator('h3 + p').textContent();
+  const text = await page
+    .getByRole('region', { name: label, exact: true })
+    .locator('h3 + p')
+    .textContent();
   return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
@@ -58,12 +61,17 @@ test('serves /admin/ with the security headers', async ({ page }) => {
   expect(csp).toContain("object-src 'none'");
   expect(csp).toContain("frame-ancestors 'none'");
   expect(headers['x-content-type-options']).toBe('nosniff');
-  expect(['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin']).toContain(
-    headers['referrer-policy'],
-  );
+  expect([
+    'no-referrer',
+    'same-origin',
+    'strict-origin',
+    'strict-origin-when-cross-origin',
+  ]).toContain(headers['referrer-policy']);
 });
 
-test('signs in with the configured credentials, shows the database figures, and logs out', async ({ page }) => {
+test('signs in with the configured credentials, shows the database figures, and logs out', async ({
+  page,
+}) => {
   await page.goto('login');
   // /admin/config.js carries the server's ADMIN_EMAIL as the default username (§2 Login screen).
   await expect(page.getByLabel('Email')).toHaveValue(E2E_ADMIN.email);
@@ -75,7 +83,9 @@ test('signs in with the configured credentials, shows the database figures, and 
   // What the database holds, read with the page's own token, formatted with the console's rules.
   const token = await storedToken(page);
   expect(token).toBeTruthy();
-  const answer = await page.request.get('/api/admin/stats', { headers: { Authorization: `Bearer ${token}` } });
+  const answer = await page.request.get('/api/admin/stats', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(answer.ok()).toBe(true);
   const stats = normaliseStats(await answer.json());
   expect(stats.activeTotal).toBeGreaterThan(0);
@@ -91,8 +101,10 @@ test('signs in with the configured credentials, shows the database figures, and 
     'Scheduled Cancellations': formatCount(stats.scheduledCancellations),
     'Avg Days Remaining': formatOneDecimal(stats.avgDaysRemaining),
   };
-  if (stats.totalSubscribers !== 0) expected['Total Subscribers'] = formatCount(stats.totalSubscribers);
-  if (stats.totalRevenueCents !== 0) expected['Total Revenue'] = formatCurrency(stats.totalRevenueCents, stats.currency, 0);
+  if (stats.totalSubscribers !== 0)
+    expected['Total Subscribers'] = formatCount(stats.totalSubscribers);
+  if (stats.totalRevenueCents !== 0)
+    expected['Total Revenue'] = formatCurrency(stats.totalRevenueCents, stats.currency, 0);
   for (const [label, value] of Object.entries(expected)) {
     expect(await cardText(page, label), label).toBe(value);
   }
@@ -121,7 +133,9 @@ test("a wrong password shows 'Incorrect password' and stays signed out", async (
   expect(await storedToken(page)).toBeNull();
 });
 
-test('a guarded deep link goes to sign-in and back to the deep link afterwards', async ({ page }) => {
+test('a guarded deep link goes to sign-in and back to the deep link afterwards', async ({
+  page,
+}) => {
   await page.goto('settings?tab=general#top');
   await expect(page).toHaveURL(at('/login'));
   await signIn(page);
@@ -152,10 +166,19 @@ test('an unknown path redirects to /admin/', async ({ page }) => {
   expect(await page.evaluate(() => history.length)).toBe(entries + 1);
 });
 
-test('a 401 (the session is gone) sends the operator to sign in, then back', async ({ page, context }) => {
+test('a 401 (the session is gone) sends the operator to sign in, then back', async ({
+  page,
+  context,
+}) => {
   await signInToDashboard(page);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Settings' })
+    .click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Dashboard' })
+    .click();
   await expect(page).toHaveURL(at('/'));
 
   // Delete the session: a garbage token and no session cookie.
@@ -164,7 +187,9 @@ test('a 401 (the session is gone) sends the operator to sign in, then back', asy
   await page.goto('?from=test');
 
   await expect(page).toHaveURL(at('/login'));
-  await expect(page.getByRole('alert')).toHaveText('Your session has expired. Please sign in again.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Your session has expired. Please sign in again.',
+  );
   expect(await storedToken(page)).toBeNull();
 
   await signIn(page);

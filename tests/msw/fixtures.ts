@@ -410,7 +410,11 @@ export const SUBSCRIPTION_ROWS: SubscriptionRowWire[] = [
 /** SUBSCRIPTION_ROWS with two rows in EUR and GBP: the footer shows '— Mixed —' (§2). */
 export const MIXED_CURRENCY_SUBSCRIPTION_ROWS: SubscriptionRowWire[] = SUBSCRIPTION_ROWS.map(
   (row, i) =>
-    i === 0 ? { ...row, currency: 'EUR', amount: 899 } : i === 2 ? { ...row, currency: 'GBP' } : row,
+    i === 0
+      ? { ...row, currency: 'EUR', amount: 899 }
+      : i === 2
+        ? { ...row, currency: 'GBP' }
+        : row,
 );
 
 /**
@@ -529,7 +533,12 @@ function clickbankRaw(receipt: string, time: string, type: string, amount: numbe
   };
 }
 
-function clickbankOrder(receipt: string, created: string, type: string, status: string): ClickbankOrderWire {
+function clickbankOrder(
+  receipt: string,
+  created: string,
+  type: string,
+  status: string,
+): ClickbankOrderWire {
   return {
     receipt,
     sku: 'mg-monthly',
@@ -644,7 +653,12 @@ export const ACTION_RESULTS_WIRE = {
 };
 
 /** POST /auth/login success (docs/api.md). */
-export const LOGIN_OK_WIRE = { ok: true, code: 'OK', message: 'Signed in', token: 'test-admin-token' };
+export const LOGIN_OK_WIRE = {
+  ok: true,
+  code: 'OK',
+  message: 'Signed in',
+  token: 'test-admin-token',
+};
 
 /** GET /auth/whoami for the signed-in operator. */
 export const WHOAMI_WIRE = { ok: true, user: { email: 'admin@example.com' } };

@@ -48,7 +48,10 @@ const ERROR_CODES: Record<number, string> = {
 };
 
 /** A docs/api.md error answer: {error: <machine code>, message} with the given status. */
-export function jsonError(status = 500, message = 'Internal server error'): HttpResponse<{ error: string; message: string }> {
+export function jsonError(
+  status = 500,
+  message = 'Internal server error',
+): HttpResponse<{ error: string; message: string }> {
   return HttpResponse.json({ error: ERROR_CODES[status] ?? 'error', message }, { status });
 }
 
@@ -88,7 +91,9 @@ export const whoamiHandlers = {
 /** GET /health. */
 export const healthHandlers = {
   ok: () =>
-    http.get(api('/health'), () => HttpResponse.json({ ok: true, version: '0.0.1', uptime_s: 3600 })),
+    http.get(api('/health'), () =>
+      HttpResponse.json({ ok: true, version: '0.0.1', uptime_s: 3600 }),
+    ),
   /** The server answers but is not healthy (500). */
   down: () => failing('get', '/health', 500, 'Internal server error'),
   /** No answer at all (network error). */
@@ -153,16 +158,19 @@ export const logoutHandlers = {
 export const statsHandlers = {
   ok: (data: JsonBodyType = STATS_WIRE) => http.get(api('/stats'), () => HttpResponse.json(data)),
   loading: () => loading('get', '/stats'),
-  error: (status = 500, message = 'Stats query failed') => failing('get', '/stats', status, message),
+  error: (status = 500, message = 'Stats query failed') =>
+    failing('get', '/stats', status, message),
   /** 200 with a JSON array: the screen shows its default 'Failed to load stats'. */
   malformed: () => http.get(api('/stats'), () => HttpResponse.json([1, 2, 3])),
 };
 
 /** GET /status (admin stats). */
 export const statusHandlers = {
-  ok: (data: JsonBodyType = ADMIN_STATUS_WIRE) => http.get(api('/status'), () => HttpResponse.json(data)),
+  ok: (data: JsonBodyType = ADMIN_STATUS_WIRE) =>
+    http.get(api('/status'), () => HttpResponse.json(data)),
   loading: () => loading('get', '/status'),
-  error: (status = 500, message = 'Status query failed') => failing('get', '/status', status, message),
+  error: (status = 500, message = 'Status query failed') =>
+    failing('get', '/status', status, message),
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -251,7 +259,8 @@ export const usersHandlers = {
   many: (n = 500) => usersList(makeUserRows(n)),
   empty: () => usersList([]),
   loading: () => loading('get', '/users'),
-  error: (status = 500, message = 'Users query failed') => failing('get', '/users', status, message),
+  error: (status = 500, message = 'Users query failed') =>
+    failing('get', '/users', status, message),
 };
 
 /** POST /users/actions/:action, one factory per §8 alert. */
@@ -360,7 +369,9 @@ export const clickbankOrdersHandlers = {
     ),
   /** No local order records. */
   none: () =>
-    http.get(api('/clickbank/orders'), () => HttpResponse.json({ local: { clickbank_details: [] } })),
+    http.get(api('/clickbank/orders'), () =>
+      HttpResponse.json({ local: { clickbank_details: [] } }),
+    ),
   /** A non-OK answer: 'ClickBank orders fetch failed ({status})'. */
   failure: (status = 502) => failing('get', '/clickbank/orders', status, 'Upstream error'),
   loading: () => loading('get', '/clickbank/orders'),

@@ -40,7 +40,10 @@ export function setupApiTestEnvironment() {
   const server = setupServer();
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   beforeEach(() => {
-    vi.stubGlobal('__MG_CONFIG__', { apiPrefix: TEST_PREFIX, defaultAdminEmail: 'admin@example.com' });
+    vi.stubGlobal('__MG_CONFIG__', {
+      apiPrefix: TEST_PREFIX,
+      defaultAdminEmail: 'admin@example.com',
+    });
     vi.stubGlobal('localStorage', new MemoryStorage());
   });
   afterEach(() => {

@@ -1,4 +1,1 @@
-export {
-  SubscriptionDrawer,
-  type SubscriptionDrawerProps,
-} from './SubscriptionDrawer';
+export { SubscriptionDrawer, type SubscriptionDrawerProps } from './SubscriptionDrawer';

@@ -40,7 +40,9 @@ describe('URLs and query parameters (§5, §7)', () => {
 
   it("reads the spec's '/api/admin/x' spelling as prefix + '/x'", () => {
     vi.stubGlobal('__MG_CONFIG__', { apiPrefix: 'https://other.example/backend' });
-    expect(apiUrl('/api/admin/clickbank/orders')).toBe('https://other.example/backend/clickbank/orders');
+    expect(apiUrl('/api/admin/clickbank/orders')).toBe(
+      'https://other.example/backend/clickbank/orders',
+    );
   });
 
   it('trims strings, drops blank/null/undefined/non-finite values and stringifies numbers', () => {
@@ -135,7 +137,10 @@ describe('errors (§8)', () => {
     answer({ error: 'db_unavailable' }, { status: 503, statusText: 'Service Unavailable' });
     expect(await rejection(apiRequest('/echo'))).toMatchObject({ message: 'db_unavailable' });
     answer({ message: '  ', other: 1 }, { status: 502, statusText: 'Bad Gateway' });
-    expect(await rejection(apiRequest('/echo'))).toMatchObject({ status: 502, message: 'Bad Gateway' });
+    expect(await rejection(apiRequest('/echo'))).toMatchObject({
+      status: 502,
+      message: 'Bad Gateway',
+    });
     // An HTTP/2 answer has no reason phrase: statusText is ''. (MSW always fills one in, so the
     // answer is made by hand.)
     vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(new Response(null, { status: 500 }));
@@ -148,7 +153,10 @@ describe('errors (§8)', () => {
 
   it('keeps a non-JSON error body as the payload text', async () => {
     server.use(
-      http.get(api('/echo'), () => new HttpResponse('<h1>Bad gateway</h1>', { status: 502, statusText: 'Bad Gateway' })),
+      http.get(
+        api('/echo'),
+        () => new HttpResponse('<h1>Bad gateway</h1>', { status: 502, statusText: 'Bad Gateway' }),
+      ),
     );
     expect(await rejection(apiRequest('/echo'))).toMatchObject({
       status: 502,
@@ -167,7 +175,10 @@ describe('errors (§8)', () => {
 
   it('turns a network failure into ApiError status 0 "Network error"', async () => {
     server.use(http.get(api('/echo'), () => HttpResponse.error()));
-    expect(await rejection(apiRequest('/echo'))).toMatchObject({ status: 0, message: 'Network error' });
+    expect(await rejection(apiRequest('/echo'))).toMatchObject({
+      status: 0,
+      message: 'Network error',
+    });
   });
 
   it('times out with ApiError status 0 "Request timed out"', async () => {
@@ -223,13 +234,17 @@ describe('errors (§8)', () => {
     server.use(okJson());
     const controller = new AbortController();
     controller.abort();
-    expect(isAbortError(await rejection(apiRequest('/echo', { signal: controller.signal })))).toBe(true);
+    expect(isAbortError(await rejection(apiRequest('/echo', { signal: controller.signal })))).toBe(
+      true,
+    );
     expect(seen).toHaveLength(0);
   });
 
   it('throws MalformedResponseError (message "") when the JSON does not match the schema', async () => {
     server.use(okJson({ rows: 'nope' }));
-    const error = await rejection(apiRequest('/echo', { schema: z.object({ rows: z.array(z.unknown()) }) }));
+    const error = await rejection(
+      apiRequest('/echo', { schema: z.object({ rows: z.array(z.unknown()) }) }),
+    );
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 200, message: '', payload: { rows: 'nope' } });
@@ -248,7 +263,10 @@ describe('401 handling (CONTRACT.md)', () => {
   const unauthorized = () =>
     server.use(
       http.all(api('/echo'), () =>
-        HttpResponse.json({ error: 'unauthorized', code: 'INVALID_JWT', message: 'Session expired' }, { status: 401 }),
+        HttpResponse.json(
+          { error: 'unauthorized', code: 'INVALID_JWT', message: 'Session expired' },
+          { status: 401 },
+        ),
       ),
     );
 
@@ -286,7 +304,9 @@ describe('401 handling (CONTRACT.md)', () => {
     const handler = vi.fn();
     const off = onUnauthorized(handler);
     try {
-      expect(await rejection(apiRequest('/echo', { authProbe: true }))).toMatchObject({ status: 401 });
+      expect(await rejection(apiRequest('/echo', { authProbe: true }))).toMatchObject({
+        status: 401,
+      });
       expect(getToken()).toBe('kept');
       expect(handler).not.toHaveBeenCalled();
     } finally {
@@ -311,7 +331,9 @@ describe('401 handling (CONTRACT.md)', () => {
   });
 
   it('does nothing special for a 403', async () => {
-    server.use(http.get(api('/echo'), () => HttpResponse.json({ message: 'Forbidden' }, { status: 403 })));
+    server.use(
+      http.get(api('/echo'), () => HttpResponse.json({ message: 'Forbidden' }, { status: 403 })),
+    );
     setToken('kept');
     const handler = vi.fn();
     const off = onUnauthorized(handler);
@@ -341,17 +363,23 @@ describe('candidate paths (§7 notes, §8)', () => {
       http.get(api('/a'), () => HttpResponse.json({ message: 'Boom' }, { status: 500 })),
       http.get(api('/b'), () => HttpResponse.json({ from: 'b' })),
     );
-    expect(await rejection(apiRequestFirstFound(['a', 'b']))).toMatchObject({ status: 500, message: 'Boom' });
+    expect(await rejection(apiRequestFirstFound(['a', 'b']))).toMatchObject({
+      status: 500,
+      message: 'Boom',
+    });
     expect(seen).toHaveLength(1);
   });
 
   it('answers 404 with the §8 text when every candidate is not found', async () => {
-    server.use(http.get(api('/:any'), () => HttpResponse.json({ error: 'not_found' }, { status: 404 })));
+    server.use(
+      http.get(api('/:any'), () => HttpResponse.json({ error: 'not_found' }, { status: 404 })),
+    );
     const error = await rejection(apiRequestFirstFound(['a', 'b', 'c']));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 404,
-      message: 'Not Found – none of the candidate paths responded. Please confirm the backend route.',
+      message:
+        'Not Found – none of the candidate paths responded. Please confirm the backend route.',
     });
     expect(seen).toHaveLength(3);
   });

@@ -36,7 +36,15 @@ describe('getConfig (CONTRACT.md run-time configuration)', () => {
   });
 
   it('falls back field by field when the window config is malformed or partial', () => {
-    for (const bad of [null, 'x', 42, [], { apiPrefix: 42 }, { apiPrefix: 'api/admin' }, { apiPrefix: '  ' }]) {
+    for (const bad of [
+      null,
+      'x',
+      42,
+      [],
+      { apiPrefix: 42 },
+      { apiPrefix: 'api/admin' },
+      { apiPrefix: '  ' },
+    ]) {
       vi.stubGlobal('__MG_CONFIG__', bad);
       expect(getConfig()).toEqual(DEFAULT_CONFIG);
     }
@@ -52,7 +60,15 @@ describe('getConfig (CONTRACT.md run-time configuration)', () => {
   });
 
   it('takes only absolute http(s) site and forum URLs; anything else means no link', () => {
-    for (const bad of ['javascript:alert(1)', '/forum', 'forum.example.com', 'https://', '', 42, null]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      '/forum',
+      'forum.example.com',
+      'https://',
+      '',
+      42,
+      null,
+    ]) {
       vi.stubGlobal('__MG_CONFIG__', { siteUrl: bad, forumUrl: bad });
       expect(getConfig()).toMatchObject({ siteUrl: null, forumUrl: null });
     }

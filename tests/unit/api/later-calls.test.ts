@@ -26,14 +26,19 @@ import { TEST_PREFIX, recordRequests, setupApiTestEnvironment } from '../support
 
 const server = setupApiTestEnvironment();
 const seen = recordRequests(server);
-const notFound = () => HttpResponse.json({ error: 'not_found', message: 'Not found' }, { status: 404 });
+const notFound = () =>
+  HttpResponse.json({ error: 'not_found', message: 'Not found' }, { status: 404 });
 
 describe('maintenance (§2, §7 candidate paths)', () => {
   it('previews the expiration with GET dryRun=true on the first candidate that exists', async () => {
     server.use(
       http.get(api('/maintenance/run-expiration'), notFound),
       http.get(api('/run-expiration'), () =>
-        HttpResponse.json({ dryRun: true, affected_count: 2, details: [{ email: 'a@x.io' }, { email: 'b@x.io' }] }),
+        HttpResponse.json({
+          dryRun: true,
+          affected_count: 2,
+          details: [{ email: 'a@x.io' }, { email: 'b@x.io' }],
+        }),
       ),
     );
     const result = await previewExpiration();
@@ -41,12 +46,18 @@ describe('maintenance (§2, §7 candidate paths)', () => {
       'GET /api/admin/maintenance/run-expiration?dryRun=true',
       'GET /api/admin/run-expiration?dryRun=true',
     ]);
-    expect(result).toMatchObject({ dryRun: true, affectedCount: 2, sampleEmails: ['a@x.io', 'b@x.io'] });
+    expect(result).toMatchObject({
+      dryRun: true,
+      affectedCount: 2,
+      sampleEmails: ['a@x.io', 'b@x.io'],
+    });
   });
 
   it('applies the expiration with POST {dryRun:false}', async () => {
     server.use(
-      http.post(api('/maintenance/run-expiration'), () => HttpResponse.json({ dry_run: false, processed: 3 })),
+      http.post(api('/maintenance/run-expiration'), () =>
+        HttpResponse.json({ dry_run: false, processed: 3 }),
+      ),
     );
     expect(await runExpiration()).toMatchObject({ dryRun: false, processed: 3 });
     expect(JSON.parse(await seen[0]!.body)).toEqual({ dryRun: false });
@@ -63,7 +74,8 @@ describe('maintenance (§2, §7 candidate paths)', () => {
     ]);
     expect(error).toMatchObject({
       status: 404,
-      message: 'Not Found – none of the candidate paths responded. Please confirm the backend route.',
+      message:
+        'Not Found – none of the candidate paths responded. Please confirm the backend route.',
     });
     expect(pingFailureLine(error)).toBe(
       'ping failed: Not Found – none of the candidate paths responded. Please confirm the backend route.',
@@ -73,7 +85,9 @@ describe('maintenance (§2, §7 candidate paths)', () => {
   it('marketplace ping passes which= and summarises the answer', async () => {
     server.use(
       http.get(api('/maintenance/ping-clickbank'), notFound),
-      http.get(api('/ping-clickbank'), () => HttpResponse.json({ ok: true, status: 200, version: '1.3' })),
+      http.get(api('/ping-clickbank'), () =>
+        HttpResponse.json({ ok: true, status: 200, version: '1.3' }),
+      ),
     );
     const summary = await pingClickbank('developer');
     expect(seen[1]!.url.searchParams.get('which')).toBe('developer');
@@ -84,7 +98,9 @@ describe('maintenance (§2, §7 candidate paths)', () => {
 
   it('billing store ping, diagnostics and enforce-now use their fixed paths', async () => {
     server.use(
-      http.get(api('/maintenance/ping-lemonsqueezy'), () => HttpResponse.json({ success: false, error: 'Unauthorized' })),
+      http.get(api('/maintenance/ping-lemonsqueezy'), () =>
+        HttpResponse.json({ success: false, error: 'Unauthorized' }),
+      ),
       http.get(api('/maintenance/diag'), () => HttpResponse.json({ db: 'ok', node: '20' })),
       http.post(api('/maintenance/enforce-now'), () => HttpResponse.json({ ok: true })),
     );
@@ -100,7 +116,9 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
     server.use(
       http.get(api('/logs'), () =>
         HttpResponse.json({
-          rows: [{ ts: '2026-11-20T11:59:01Z', level: 'warn', msg: 'slow query', context: { ms: 812 } }],
+          rows: [
+            { ts: '2026-11-20T11:59:01Z', level: 'warn', msg: 'slow query', context: { ms: 812 } },
+          ],
           total: 1,
           totalPages: 1,
         }),
@@ -109,7 +127,9 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
     const page = await fetchLogs(DEFAULT_LOGS_QUERY);
     expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({ page: '1', pageSize: '50' });
     expect(page).toEqual({
-      rows: [{ ts: '2026-11-20T11:59:01Z', level: 'warn', msg: 'slow query', context: { ms: 812 } }],
+      rows: [
+        { ts: '2026-11-20T11:59:01Z', level: 'warn', msg: 'slow query', context: { ms: 812 } },
+      ],
       total: 1,
       totalPages: 1,
     });
@@ -126,7 +146,10 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
             dailyByProvider: [{ date: '2026-11-20', lemonsqueezy: 2, clickbank: 1 }],
             amountByProviderDaily: [{ date: '2026-11-20', lemonsqueezy: 1998 }],
           },
-          pies: { activeByProvider: [{ provider: 'clickbank', cnt: '300' }], activeByPlan: [{ plan: 'monthly', cnt: 640 }] },
+          pies: {
+            activeByProvider: [{ provider: 'clickbank', cnt: '300' }],
+            activeByPlan: [{ plan: 'monthly', cnt: 640 }],
+          },
         }),
       ),
     );
@@ -139,7 +162,11 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
       plan: ' ',
       source: '',
     });
-    expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({ from: '2026-10-24', to: '2026-11-20', status: 'active' });
+    expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({
+      from: '2026-10-24',
+      to: '2026-11-20',
+      status: 'active',
+    });
     expect(m.totals).toEqual({
       totalActive: 812,
       totalNewInRange: null,
@@ -162,16 +189,23 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
   it('ISR summary ({data}), daily, affiliates (limit 12) and events (§7 notes)', async () => {
     server.use(
       http.get(api('/isr-metrics/summary'), () =>
-        HttpResponse.json({ data: { total_amount_cents: 9400, total_events: 2, clickbank_amount_cents: 4700 } }),
+        HttpResponse.json({
+          data: { total_amount_cents: 9400, total_events: 2, clickbank_amount_cents: 4700 },
+        }),
       ),
       http.get(api('/isr-metrics/daily'), () =>
-        HttpResponse.json({ rows: [{ day: '2026-11-20', source: 'clickbank', events: 2, amount_cents: 9400 }] }),
+        HttpResponse.json({
+          rows: [{ day: '2026-11-20', source: 'clickbank', events: 2, amount_cents: 9400 }],
+        }),
       ),
       http.get(api('/isr-metrics/affiliates'), () =>
         HttpResponse.json({ rows: [{ affiliate: 'topaff', amount_cents: '9400', events: 2 }] }),
       ),
       http.get(api('/isr-events'), () =>
-        HttpResponse.json({ rows: [{ id: 7, created_at: '2026-11-20T10:00:00Z', amount_cents: 4700, receipt: 'R1' }], total: 1 }),
+        HttpResponse.json({
+          rows: [{ id: 7, created_at: '2026-11-20T10:00:00Z', amount_cents: 4700, receipt: 'R1' }],
+          total: 1,
+        }),
       ),
     );
     const range = { from: '2026-11-07 00:00:00', to: '2026-11-20 23:59:59' };
@@ -183,11 +217,20 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
       lemonsqueezyAmountCents: null,
       lemonsqueezyEvents: null,
     });
-    expect(await fetchIsrDaily(range)).toEqual([{ day: '2026-11-20', source: 'clickbank', events: 2, amountCents: 9400 }]);
-    expect(await fetchIsrAffiliates(range)).toEqual([{ affiliate: 'topaff', amountCents: 9400, events: 2 }]);
+    expect(await fetchIsrDaily(range)).toEqual([
+      { day: '2026-11-20', source: 'clickbank', events: 2, amountCents: 9400 },
+    ]);
+    expect(await fetchIsrAffiliates(range)).toEqual([
+      { affiliate: 'topaff', amountCents: 9400, events: 2 },
+    ]);
     const events = await fetchIsrEvents({ ...DEFAULT_ISR_EVENTS_QUERY, orderId: ' 55 ' });
     expect(events.total).toBe(1);
-    expect(events.rows[0]).toMatchObject({ id: '7', receipt: 'R1', amountCents: 4700, affiliate: null });
+    expect(events.rows[0]).toMatchObject({
+      id: '7',
+      receipt: 'R1',
+      amountCents: 4700,
+      affiliate: null,
+    });
     expect(Object.fromEntries(seen[2]!.url.searchParams)).toEqual({ ...range, limit: '12' });
     expect(Object.fromEntries(seen[3]!.url.searchParams)).toEqual({
       source: 'clickbank',
@@ -208,6 +251,7 @@ describe('live events (§4, CONTRACT.md)', () => {
       type: 'subscription.new',
       data: { type: 'subscription.new', email: 'a@x.io' },
     });
-    for (const bad of ['not json', '[]', '{"type":3}', '{}', 'null']) expect(parseLiveEvent(bad)).toBeNull();
+    for (const bad of ['not json', '[]', '{"type":3}', '{}', 'null'])
+      expect(parseLiveEvent(bad)).toBeNull();
   });
 });

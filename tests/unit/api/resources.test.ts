@@ -15,7 +15,13 @@ import { errorMessageOr, MESSAGES } from '../../../src/domain/messages';
 import { DEFAULT_USERS_QUERY, withUsersFilters } from '../../../src/domain/query';
 import type { AccessAction } from '../../../src/domain/types';
 import { STATS_WIRE, USER_ROWS } from '../../msw/fixtures';
-import { actionHandlers, api, statsHandlers, statusHandlers, usersHandlers } from '../../msw/handlers';
+import {
+  actionHandlers,
+  api,
+  statsHandlers,
+  statusHandlers,
+  usersHandlers,
+} from '../../msw/handlers';
 import { recordRequests, setupApiTestEnvironment } from '../support';
 
 const server = setupApiTestEnvironment();
@@ -82,7 +88,11 @@ describe('stats (§2 Dashboard, GET /stats)', () => {
 describe('users (§7 GET /users)', () => {
   it('sends page, pageSize, sort and only the trimmed non-blank filters', async () => {
     server.use(usersHandlers.list());
-    const q = withUsersFilters(DEFAULT_USERS_QUERY, { email: '  ADA ', providerId: '   ', cadence: 'monthly' });
+    const q = withUsersFilters(DEFAULT_USERS_QUERY, {
+      email: '  ADA ',
+      providerId: '   ',
+      cadence: 'monthly',
+    });
     await fetchUsers(q);
     expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({
       page: '1',
@@ -125,7 +135,10 @@ describe('users (§7 GET /users)', () => {
   it('accepts numeric strings and computes missing totals', async () => {
     server.use(
       http.get(api('/users'), () =>
-        HttpResponse.json({ rows: [{ row_id: '7', email: 'x@example.com', provider_id: 99 }], total: '120' }),
+        HttpResponse.json({
+          rows: [{ row_id: '7', email: 'x@example.com', provider_id: 99 }],
+          total: '120',
+        }),
       ),
     );
     const page = await fetchUsers({ ...DEFAULT_USERS_QUERY, pageSize: 50 });
@@ -134,7 +147,9 @@ describe('users (§7 GET /users)', () => {
   });
 
   it('rejects a row without an email as malformed ("Failed to load users")', async () => {
-    server.use(http.get(api('/users'), () => HttpResponse.json({ rows: [{ row_id: 1 }], total: 1 })));
+    server.use(
+      http.get(api('/users'), () => HttpResponse.json({ rows: [{ row_id: 1 }], total: 1 })),
+    );
     const error = await fetchUsers(DEFAULT_USERS_QUERY).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(usersErrorMessage(error)).toBe('Failed to load users');
@@ -189,7 +204,12 @@ describe('access actions (§7 POST /users/actions/*)', () => {
     ['scheduled', actionHandlers.scheduled(), 'success', 'OK (scheduled for 2026-12-12 09:00 UTC)'],
     ['invited', actionHandlers.invited(42), 'success', 'OK (Discourse invite sent to group 42)'],
     ['updated', actionHandlers.updated(), 'success', 'OK (Discourse updated)'],
-    ['skipped', actionHandlers.skipped(), 'success', 'OK (Discourse skipped: Discourse not configured)'],
+    [
+      'skipped',
+      actionHandlers.skipped(),
+      'success',
+      'OK (Discourse skipped: Discourse not configured)',
+    ],
     [
       'discourse error',
       actionHandlers.discourseError(),

@@ -9,9 +9,19 @@ import {
   runSubscriptionAction,
   subscriptionsErrorMessage,
 } from '../../../src/api/subscriptions';
-import { displayName, marketplaceLocation, pageAmountTotal, safeExternalLinks, splitOrders } from '../../../src/domain/detail';
+import {
+  displayName,
+  marketplaceLocation,
+  pageAmountTotal,
+  safeExternalLinks,
+  splitOrders,
+} from '../../../src/domain/detail';
 import { DEFAULT_SUBSCRIPTIONS_QUERY, withSubscriptionsFilters } from '../../../src/domain/query';
-import { CLICKBANK_ORDERS_WIRE, LEMONSQUEEZY_SUBSCRIPTION, SUBSCRIPTION_ROWS } from '../../msw/fixtures';
+import {
+  CLICKBANK_ORDERS_WIRE,
+  LEMONSQUEEZY_SUBSCRIPTION,
+  SUBSCRIPTION_ROWS,
+} from '../../msw/fixtures';
 import {
   api,
   clickbankOrdersHandlers,
@@ -46,14 +56,28 @@ describe('subscriptions list (§7 GET /subscriptions)', () => {
     server.use(subscriptionsHandlers.list());
     const page = await fetchSubscriptions(DEFAULT_SUBSCRIPTIONS_QUERY);
     expect(page.total).toBe(SUBSCRIPTION_ROWS.length);
-    expect(page.rows[0]).toMatchObject({ rowId: 106, amountCents: 999, currency: 'USD', name: 'John Doe' });
-    expect(page.rows.find((r) => r.rowId === 102)).toMatchObject({ amountCents: null, currency: null });
-    expect(pageAmountTotal(page.rows)).toEqual({ kind: 'single', amountCents: 999 + 4700 + 9900 + 999 + 999, currency: 'USD' });
+    expect(page.rows[0]).toMatchObject({
+      rowId: 106,
+      amountCents: 999,
+      currency: 'USD',
+      name: 'John Doe',
+    });
+    expect(page.rows.find((r) => r.rowId === 102)).toMatchObject({
+      amountCents: null,
+      currency: null,
+    });
+    expect(pageAmountTotal(page.rows)).toEqual({
+      kind: 'single',
+      amountCents: 999 + 4700 + 9900 + 999 + 999,
+      currency: 'USD',
+    });
   });
 
   it('the mixed-currency page totals to mixed', async () => {
     server.use(subscriptionsHandlers.mixedCurrency());
-    expect(pageAmountTotal((await fetchSubscriptions(DEFAULT_SUBSCRIPTIONS_QUERY)).rows)).toEqual({ kind: 'mixed' });
+    expect(pageAmountTotal((await fetchSubscriptions(DEFAULT_SUBSCRIPTIONS_QUERY)).rows)).toEqual({
+      kind: 'mixed',
+    });
   });
 
   it('empty', async () => {
@@ -63,16 +87,24 @@ describe('subscriptions list (§7 GET /subscriptions)', () => {
 
   it("failure text is '{status} {message}', else the message, else the default", async () => {
     server.use(subscriptionsHandlers.error(500, 'Subscriptions query failed'));
-    const httpError = await fetchSubscriptions(DEFAULT_SUBSCRIPTIONS_QUERY).catch((e: unknown) => e);
+    const httpError = await fetchSubscriptions(DEFAULT_SUBSCRIPTIONS_QUERY).catch(
+      (e: unknown) => e,
+    );
     expect(subscriptionsErrorMessage(httpError)).toBe('500 Subscriptions query failed');
     expect(subscriptionsErrorMessage(new ApiError(0, 'Network error'))).toBe('Network error');
-    expect(subscriptionsErrorMessage(new MalformedResponseError(200, null, []))).toBe('Failed to load subscriptions');
+    expect(subscriptionsErrorMessage(new MalformedResponseError(200, null, []))).toBe(
+      'Failed to load subscriptions',
+    );
     expect(subscriptionsErrorMessage(undefined)).toBe('Failed to load subscriptions');
   });
 
   it('refresh posts without a body', async () => {
     server.use(subscriptionsHandlers.refresh(6));
-    expect(await refreshSubscriptions()).toEqual({ ok: true, refreshed: 6, message: 'Refreshed 6 subscriptions' });
+    expect(await refreshSubscriptions()).toEqual({
+      ok: true,
+      refreshed: 6,
+      message: 'Refreshed 6 subscriptions',
+    });
     expect(seen[0]!.method).toBe('POST');
     expect(await seen[0]!.body).toBe('');
   });
@@ -80,15 +112,26 @@ describe('subscriptions list (§7 GET /subscriptions)', () => {
   it.each([
     [{ kind: 'grant' } as const, '/api/admin/subscriptions/grant', { email: 'a@x.io' }],
     [{ kind: 'revoke_now' } as const, '/api/admin/subscriptions/revoke-now', { email: 'a@x.io' }],
-    [{ kind: 'revoke_deferred' } as const, '/api/admin/subscriptions/revoke-deferred', { email: 'a@x.io' }],
+    [
+      { kind: 'revoke_deferred' } as const,
+      '/api/admin/subscriptions/revoke-deferred',
+      { email: 'a@x.io' },
+    ],
     [
       { kind: 'revoke_on_date', date: '2026-12-01 09:00:00' } as const,
       '/api/admin/subscriptions/revoke-on-date',
       { email: 'a@x.io', date: '2026-12-01 09:00:00' },
     ],
   ])('the subscriptions twin %o posts to %s', async (action, path, body) => {
-    server.use(http.post(api('/subscriptions/:action'), () => HttpResponse.json({ ok: true, scheduled_expires_at: null })));
-    expect(await runSubscriptionAction('a@x.io', action)).toEqual({ discourse: null, scheduledExpiresAt: null });
+    server.use(
+      http.post(api('/subscriptions/:action'), () =>
+        HttpResponse.json({ ok: true, scheduled_expires_at: null }),
+      ),
+    );
+    expect(await runSubscriptionAction('a@x.io', action)).toEqual({
+      discourse: null,
+      scheduledExpiresAt: null,
+    });
     expect(seen[0]!.url.pathname).toBe(path);
     expect(JSON.parse(await seen[0]!.body)).toEqual(body);
   });
@@ -104,7 +147,10 @@ describe('subscription detail (§7 GET /subscriptions/detail)', () => {
       provider: 'lemonsqueezy',
       provider_id: '1',
     });
-    expect(Object.fromEntries(seen[1]!.url.searchParams)).toEqual({ enrich: '1', email: 'grace@example.com' });
+    expect(Object.fromEntries(seen[1]!.url.searchParams)).toEqual({
+      enrich: '1',
+      email: 'grace@example.com',
+    });
   });
 
   it('normalises the LemonSqueezy detail', async () => {
@@ -168,7 +214,11 @@ describe('subscription detail (§7 GET /subscriptions/detail)', () => {
 
 describe('marketplace orders (§7 GET /api/admin/clickbank/orders)', () => {
   it('reads local.clickbank_details, newest first, with the §2 name and location', async () => {
-    const shuffled = [CLICKBANK_ORDERS_WIRE[2]!, CLICKBANK_ORDERS_WIRE[0]!, CLICKBANK_ORDERS_WIRE[1]!];
+    const shuffled = [
+      CLICKBANK_ORDERS_WIRE[2]!,
+      CLICKBANK_ORDERS_WIRE[0]!,
+      CLICKBANK_ORDERS_WIRE[1]!,
+    ];
     server.use(clickbankOrdersHandlers.list(shuffled), detailHandlers.clickbank());
     const orders = await fetchClickbankOrders('grace@example.com');
     expect(seen[0]!.url.pathname).toBe('/api/admin/clickbank/orders');
@@ -180,7 +230,11 @@ describe('marketplace orders (§7 GET /api/admin/clickbank/orders)', () => {
     ]);
     const { latest, previous } = splitOrders(orders);
     expect(previous).toHaveLength(2);
-    expect(latest).toMatchObject({ amountCents: 4700, rebillAmountCents: 4700, accountAmountCents: 4230 });
+    expect(latest).toMatchObject({
+      amountCents: 4700,
+      rebillAmountCents: 4700,
+      accountAmountCents: 4230,
+    });
     const detail = await fetchSubscriptionDetail({ provider: 'clickbank', providerId: 'Q7XK2M9P' });
     expect(displayName(detail, latest)).toBe('Grace Hopper');
     expect(marketplaceLocation(latest)).toBe('CA, US, 94103');
@@ -205,7 +259,9 @@ describe('marketplace orders (§7 GET /api/admin/clickbank/orders)', () => {
 
   it('parses a raw_json string into an object', async () => {
     server.use(
-      clickbankOrdersHandlers.list([{ ...CLICKBANK_ORDERS_WIRE[0]!, raw_json: '{"receipt":"R1"}' }]),
+      clickbankOrdersHandlers.list([
+        { ...CLICKBANK_ORDERS_WIRE[0]!, raw_json: '{"receipt":"R1"}' },
+      ]),
     );
     expect((await fetchClickbankOrders('x@example.com'))[0]!.rawJson).toEqual({ receipt: 'R1' });
   });

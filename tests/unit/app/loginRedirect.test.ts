@@ -4,11 +4,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasSessionExpired, loginRedirectState, rememberedPath } from '../../../src/screens/useLoginRedirect';
+import {
+  hasSessionExpired,
+  loginRedirectState,
+  rememberedPath,
+} from '../../../src/screens/useLoginRedirect';
 
 describe('loginRedirectState / rememberedPath', () => {
   it('round-trips pathname, search and hash', () => {
-    const state = loginRedirectState({ pathname: '/users', search: '?page=2&email=ada', hash: '#row-17' }, 'signed_out');
+    const state = loginRedirectState(
+      { pathname: '/users', search: '?page=2&email=ada', hash: '#row-17' },
+      'signed_out',
+    );
     expect(state).toEqual({
       from: { pathname: '/users', search: '?page=2&email=ada', hash: '#row-17' },
       reason: 'signed_out',
@@ -17,7 +24,16 @@ describe('loginRedirectState / rememberedPath', () => {
   });
 
   it("answers '/' when nothing usable was remembered", () => {
-    for (const state of [undefined, null, 'x', 42, {}, { from: null }, { from: { pathname: 5 } }, { from: { pathname: 'users' } }]) {
+    for (const state of [
+      undefined,
+      null,
+      'x',
+      42,
+      {},
+      { from: null },
+      { from: { pathname: 5 } },
+      { from: { pathname: 'users' } },
+    ]) {
       expect(rememberedPath(state)).toBe('/');
     }
   });

@@ -5,7 +5,11 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { alertSoundForEvent, handleLiveMessage, type LiveMessageDeps } from '../../../src/app/useLiveAlerts';
+import {
+  alertSoundForEvent,
+  handleLiveMessage,
+  type LiveMessageDeps,
+} from '../../../src/app/useLiveAlerts';
 import {
   alertSoundUrl,
   createAlertSoundBank,
@@ -28,7 +32,14 @@ describe('alertSoundForEvent', () => {
   it('maps the two subscription events to their sounds and nothing else', () => {
     expect(alertSoundForEvent('subscription.new')).toBe('new-sub');
     expect(alertSoundForEvent('subscription.renewal')).toBe('renew');
-    for (const other of ['subscription.cancelled', 'access.granted', 'access.revoked', 'isr.event', 'new', '']) {
+    for (const other of [
+      'subscription.cancelled',
+      'access.granted',
+      'access.revoked',
+      'isr.event',
+      'new',
+      '',
+    ]) {
       expect(alertSoundForEvent(other)).toBeNull();
     }
   });
@@ -37,7 +48,9 @@ describe('alertSoundForEvent', () => {
 describe('handleLiveMessage', () => {
   it("plays the new-subscription sound for 'subscription.new' when sound is on", () => {
     const d = deps(true);
-    expect(handleLiveMessage(message({ type: 'subscription.new', email: 'a@example.com' }), d)).toBe('new-sub');
+    expect(
+      handleLiveMessage(message({ type: 'subscription.new', email: 'a@example.com' }), d),
+    ).toBe('new-sub');
     expect(d.play).toHaveBeenCalledExactlyOnceWith('new-sub');
     expect(d.warn).not.toHaveBeenCalled();
   });
@@ -68,7 +81,13 @@ describe('handleLiveMessage', () => {
   });
 
   it('plays nothing for the other event types, silently', () => {
-    for (const type of ['subscription.cancelled', 'access.granted', 'access.revoked', 'isr.event', 'custom']) {
+    for (const type of [
+      'subscription.cancelled',
+      'access.granted',
+      'access.revoked',
+      'isr.event',
+      'custom',
+    ]) {
       const d = deps(true);
       expect(handleLiveMessage(message({ type }), d)).toBeNull();
       expect(d.play).not.toHaveBeenCalled();
@@ -77,7 +96,16 @@ describe('handleLiveMessage', () => {
   });
 
   it('only logs bad payloads: not JSON, no type, a non-string type, not text', () => {
-    for (const data of ['not json', '{"type":', message({}), message({ type: 42 }), message([1]), message(null), 7, null]) {
+    for (const data of [
+      'not json',
+      '{"type":',
+      message({}),
+      message({ type: 42 }),
+      message([1]),
+      message(null),
+      7,
+      null,
+    ]) {
       const d = deps(true);
       expect(handleLiveMessage(data, d)).toBeNull();
       expect(d.play).not.toHaveBeenCalled();
@@ -86,10 +114,15 @@ describe('handleLiveMessage', () => {
   });
 
   it('only logs a playback the browser blocks (rejected promise)', async () => {
-    const blocked = new DOMException('play() failed because the user did not interact', 'NotAllowedError');
+    const blocked = new DOMException(
+      'play() failed because the user did not interact',
+      'NotAllowedError',
+    );
     const d = deps(true, () => Promise.reject(blocked));
     expect(handleLiveMessage(message({ type: 'subscription.new' }), d)).toBe('new-sub');
-    await vi.waitFor(() => expect(d.warn).toHaveBeenCalledWith("Alert sound 'new-sub' was blocked", blocked));
+    await vi.waitFor(() =>
+      expect(d.warn).toHaveBeenCalledWith("Alert sound 'new-sub' was blocked", blocked),
+    );
   });
 
   it('only logs a player that throws', () => {

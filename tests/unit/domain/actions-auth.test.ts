@@ -27,10 +27,22 @@ describe('describeActionResult (§8 alerts)', () => {
   it.each([
     [result({}), 'success', 'OK'],
     [result({ discourse: {} }), 'success', 'OK'],
-    [result({ scheduledExpiresAt: '2026-12-01T09:00:00Z' }), 'success', 'OK (scheduled for 2026-12-01 09:00 UTC)'],
-    [result({ scheduledExpiresAt: '2026-12-01 09:00:00' }), 'success', 'OK (scheduled for 2026-12-01 09:00 UTC)'],
+    [
+      result({ scheduledExpiresAt: '2026-12-01T09:00:00Z' }),
+      'success',
+      'OK (scheduled for 2026-12-01 09:00 UTC)',
+    ],
+    [
+      result({ scheduledExpiresAt: '2026-12-01 09:00:00' }),
+      'success',
+      'OK (scheduled for 2026-12-01 09:00 UTC)',
+    ],
     [result({ scheduledExpiresAt: 'not a date' }), 'success', 'OK'],
-    [result({ discourse: { ok: true, invited: true, groupId: 42 } }), 'success', 'OK (Discourse invite sent to group 42)'],
+    [
+      result({ discourse: { ok: true, invited: true, groupId: 42 } }),
+      'success',
+      'OK (Discourse invite sent to group 42)',
+    ],
     [result({ discourse: { ok: true, invited: true } }), 'success', 'OK (Discourse invite sent)'],
     [result({ discourse: { ok: true, status: 200 } }), 'success', 'OK (Discourse updated)'],
     [result({ discourse: { ok: true } }), 'success', 'OK (Discourse updated)'],
@@ -41,25 +53,56 @@ describe('describeActionResult (§8 alerts)', () => {
     ],
     [result({ discourse: { skipped: true } }), 'success', 'OK (Discourse skipped)'],
     [
-      result({ discourse: { ok: false, error: 'Unprocessable Entity', status: 422, errors: ['Username is invalid', 'Email taken'] } }),
+      result({
+        discourse: {
+          ok: false,
+          error: 'Unprocessable Entity',
+          status: 422,
+          errors: ['Username is invalid', 'Email taken'],
+        },
+      }),
       'warning',
       'Done, but Discourse error (422): Unprocessable Entity — Username is invalid; Email taken',
     ],
-    [result({ discourse: { ok: false, error: 'Timed out' } }), 'warning', 'Done, but Discourse error: Timed out'],
-    [result({ discourse: { ok: false, status: 500 } }), 'warning', 'Done, but Discourse error (500)'],
-    [result({ discourse: { ok: false, status: 422, errors: ['Bad email'] } }), 'warning', 'Done, but Discourse error (422): Bad email'],
-    [result({ discourse: { error: 'boom', skipped: true } }), 'warning', 'Done, but Discourse error: boom'],
+    [
+      result({ discourse: { ok: false, error: 'Timed out' } }),
+      'warning',
+      'Done, but Discourse error: Timed out',
+    ],
+    [
+      result({ discourse: { ok: false, status: 500 } }),
+      'warning',
+      'Done, but Discourse error (500)',
+    ],
+    [
+      result({ discourse: { ok: false, status: 422, errors: ['Bad email'] } }),
+      'warning',
+      'Done, but Discourse error (422): Bad email',
+    ],
+    [
+      result({ discourse: { error: 'boom', skipped: true } }),
+      'warning',
+      'Done, but Discourse error: boom',
+    ],
   ] as const)('%o → %s %s', (r, tone, message) => {
     expect(describeActionResult(r)).toEqual({ tone, message });
   });
 
   it('combines a schedule with a forum outcome without losing either', () => {
     expect(
-      describeActionResult(result({ scheduledExpiresAt: '2026-12-01T09:00:00Z', discourse: { ok: true, status: 200 } })).message,
+      describeActionResult(
+        result({
+          scheduledExpiresAt: '2026-12-01T09:00:00Z',
+          discourse: { ok: true, status: 200 },
+        }),
+      ).message,
     ).toBe('OK (scheduled for 2026-12-01 09:00 UTC; Discourse updated)');
     expect(
       describeActionResult(
-        result({ scheduledExpiresAt: '2026-12-01T09:00:00Z', discourse: { ok: false, error: 'Rate limited', status: 429 } }),
+        result({
+          scheduledExpiresAt: '2026-12-01T09:00:00Z',
+          discourse: { ok: false, error: 'Rate limited', status: 429 },
+        }),
       ),
     ).toEqual({
       tone: 'warning',
@@ -85,14 +128,29 @@ describe('access actions menu (§2 Users)', () => {
       'revoke_deferred',
       'revoke_on_date',
     ]);
-    expect(ACCESS_ACTIONS.filter((a) => a.needsDate).map((a) => a.kind)).toEqual(['grant_on_date', 'revoke_on_date']);
-    expect(ACCESS_ACTIONS.filter((a) => a.isDestructive).map((a) => a.kind)).toEqual(['revoke_now', 'revoke_deferred', 'revoke_on_date']);
-    expect(ACCESS_ACTIONS.find((a) => a.kind === 'revoke_deferred')?.label).toBe('Revoke at renewal (deferred)');
+    expect(ACCESS_ACTIONS.filter((a) => a.needsDate).map((a) => a.kind)).toEqual([
+      'grant_on_date',
+      'revoke_on_date',
+    ]);
+    expect(ACCESS_ACTIONS.filter((a) => a.isDestructive).map((a) => a.kind)).toEqual([
+      'revoke_now',
+      'revoke_deferred',
+      'revoke_on_date',
+    ]);
+    expect(ACCESS_ACTIONS.find((a) => a.kind === 'revoke_deferred')?.label).toBe(
+      'Revoke at renewal (deferred)',
+    );
   });
 
   it('makeAccessAction puts the wire date under until / date', () => {
-    expect(makeAccessAction('grant_on_date', '2026-11-21 09:00:00')).toEqual({ kind: 'grant_on_date', until: '2026-11-21 09:00:00' });
-    expect(makeAccessAction('revoke_on_date', '2026-11-21 09:00:00')).toEqual({ kind: 'revoke_on_date', date: '2026-11-21 09:00:00' });
+    expect(makeAccessAction('grant_on_date', '2026-11-21 09:00:00')).toEqual({
+      kind: 'grant_on_date',
+      until: '2026-11-21 09:00:00',
+    });
+    expect(makeAccessAction('revoke_on_date', '2026-11-21 09:00:00')).toEqual({
+      kind: 'revoke_on_date',
+      date: '2026-11-21 09:00:00',
+    });
     expect(makeAccessAction('revoke_on_date', null)).toBeNull();
     expect(makeAccessAction('revoke_deferred')).toEqual({ kind: 'revoke_deferred' });
   });
@@ -129,7 +187,9 @@ describe('login texts (§8)', () => {
     expect(backendNotice('db_down')).toBe(
       'Backend database is currently unavailable. You can still log in; some features may be limited.',
     );
-    expect(backendNotice('unreachable')).toBe('Backend reachability check failed. You can try logging in anyway.');
+    expect(backendNotice('unreachable')).toBe(
+      'Backend reachability check failed. You can try logging in anyway.',
+    );
     expect(BACKEND_NOTICES.db_down).toBe(backendNotice('db_down'));
   });
 });

@@ -45,17 +45,30 @@ const order = (partial: Partial<MarketplaceOrder>): MarketplaceOrder => ({
 });
 
 describe('displayName (§2)', () => {
-  const cbOrder = order({ customerDisplayName: 'Grace H.', firstName: 'Grace', lastName: 'Hopper' });
+  const cbOrder = order({
+    customerDisplayName: 'Grace H.',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+  });
   it('the detail name first', () => {
-    expect(displayName({ name: 'Ada Lovelace', provider: 'clickbank' }, cbOrder)).toBe('Ada Lovelace');
+    expect(displayName({ name: 'Ada Lovelace', provider: 'clickbank' }, cbOrder)).toBe(
+      'Ada Lovelace',
+    );
   });
   it('for the marketplace, then the display name', () => {
     expect(displayName({ name: '  ', provider: 'clickbank' }, cbOrder)).toBe('Grace H.');
   });
   it('then first plus last name', () => {
-    expect(displayName({ name: null, provider: 'clickbank' }, order({ firstName: 'Grace', lastName: 'Hopper' }))).toBe('Grace Hopper');
+    expect(
+      displayName(
+        { name: null, provider: 'clickbank' },
+        order({ firstName: 'Grace', lastName: 'Hopper' }),
+      ),
+    ).toBe('Grace Hopper');
     expect(displayName({ name: null, provider: 'lemonsqueezy' }, cbOrder)).toBe('Grace Hopper');
-    expect(displayName({ name: null, provider: 'clickbank' }, order({ lastName: 'Hopper' }))).toBe('Hopper');
+    expect(displayName({ name: null, provider: 'clickbank' }, order({ lastName: 'Hopper' }))).toBe(
+      'Hopper',
+    );
   });
   it('null when nothing is known', () => {
     expect(displayName({ name: null, provider: 'clickbank' })).toBeNull();
@@ -65,17 +78,24 @@ describe('displayName (§2)', () => {
 
 describe('locations', () => {
   it('marketplace location is state, country, postal code, skipping blanks', () => {
-    expect(marketplaceLocation(order({ state: 'CA', country: 'US', postalCode: '94103' }))).toBe('CA, US, 94103');
-    expect(marketplaceLocation(order({ state: ' ', country: 'US', postalCode: '94103' }))).toBe('US, 94103');
+    expect(marketplaceLocation(order({ state: 'CA', country: 'US', postalCode: '94103' }))).toBe(
+      'CA, US, 94103',
+    );
+    expect(marketplaceLocation(order({ state: ' ', country: 'US', postalCode: '94103' }))).toBe(
+      'US, 94103',
+    );
     expect(marketplaceLocation(order({}))).toBeNull();
     expect(marketplaceLocation(null)).toBeNull();
   });
 
   it('address/region prefers the address, else city, region, country', () => {
     const base = { city: 'Austin', region: 'Texas', country: 'US' };
-    expect(addressRegion({ ...base, address: { city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } })).toBe(
-      'Austin, TX, 78701, US',
-    );
+    expect(
+      addressRegion({
+        ...base,
+        address: { city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+      }),
+    ).toBe('Austin, TX, 78701, US');
     expect(addressRegion({ ...base, address: null })).toBe('Austin, Texas, US');
     expect(addressRegion({ city: null, region: null, country: null, address: null })).toBeNull();
   });
@@ -102,9 +122,13 @@ describe('safeExternalLinks (§2 Useful Links)', () => {
 
   it('property: every href is http or https', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.webUrl(), fc.anything())), (urls) => {
-        for (const link of safeExternalLinks(urls)) expect(new URL(link.href).protocol).toMatch(/^https?:$/);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.webUrl(), fc.anything())),
+        (urls) => {
+          for (const link of safeExternalLinks(urls))
+            expect(new URL(link.href).protocol).toMatch(/^https?:$/);
+        },
+      ),
     );
   });
 });
@@ -121,7 +145,12 @@ describe('pageAmountTotal (§2 footer)', () => {
     ).toEqual({ kind: 'single', amountCents: 1100, currency: 'USD' });
   });
   it("more than one currency → mixed, shown as '— Mixed —'", () => {
-    expect(pageAmountTotal([{ amountCents: 1, currency: 'USD' }, { amountCents: 1, currency: 'EUR' }])).toEqual({ kind: 'mixed' });
+    expect(
+      pageAmountTotal([
+        { amountCents: 1, currency: 'USD' },
+        { amountCents: 1, currency: 'EUR' },
+      ]),
+    ).toEqual({ kind: 'mixed' });
     expect(MIXED_CURRENCY_LABEL).toBe('— Mixed —');
   });
   it('no amounts → none', () => {
@@ -146,20 +175,38 @@ describe('maintenance (§2, §3, §8)', () => {
   });
 
   it('normalises the result spellings', () => {
-    expect(normaliseMaintenanceResult({ dry_run: true, preview: { affected: 3, users: ['a@x.io', { email: 'b@x.io', id: 2 }] } })).toMatchObject({
+    expect(
+      normaliseMaintenanceResult({
+        dry_run: true,
+        preview: { affected: 3, users: ['a@x.io', { email: 'b@x.io', id: 2 }] },
+      }),
+    ).toMatchObject({
       dryRun: true,
       affectedCount: 3,
       details: [{ email: 'a@x.io' }, { email: 'b@x.io', id: 2 }],
       sampleEmails: ['a@x.io', 'b@x.io'],
     });
-    expect(normaliseMaintenanceResult({ dryRun: false, processed: '4', affected: [{ email: 'c@x.io' }], sample_emails: ['z@x.io'], meta: { took_ms: 3 } })).toMatchObject({
+    expect(
+      normaliseMaintenanceResult({
+        dryRun: false,
+        processed: '4',
+        affected: [{ email: 'c@x.io' }],
+        sample_emails: ['z@x.io'],
+        meta: { took_ms: 3 },
+      }),
+    ).toMatchObject({
       dryRun: false,
       processed: 4,
       affectedCount: 1,
       sampleEmails: ['z@x.io'],
       meta: { took_ms: 3 },
     });
-    expect(normaliseMaintenanceResult('nope')).toMatchObject({ dryRun: null, processed: null, affectedCount: null, details: [] });
+    expect(normaliseMaintenanceResult('nope')).toMatchObject({
+      dryRun: null,
+      processed: null,
+      affectedCount: null,
+      details: [],
+    });
   });
 
   it('never throws', () => {
@@ -167,9 +214,9 @@ describe('maintenance (§2, §3, §8)', () => {
   });
 
   it('summarises pings on one line', () => {
-    expect(summarisePing({ ok: true, status: 200, version: '3.2', message: 'pong', extra: 1 })).toBe(
-      'ok: true · status: 200 · version: 3.2 · message: pong',
-    );
+    expect(
+      summarisePing({ ok: true, status: 200, version: '3.2', message: 'pong', extra: 1 }),
+    ).toBe('ok: true · status: 200 · version: 3.2 · message: pong');
     expect(summarisePing({ error: { code: 'E' } })).toBe('error: {"code":"E"}');
     expect(summarisePing({})).toBe('(empty response)');
   });
@@ -190,8 +237,12 @@ describe('maintenance (§2, §3, §8)', () => {
       Object.assign(new Error(message), { status, payload });
     expect(maintenanceErrorMessage(apiError(502, 'Bad Gateway', null))).toBe('HTTP 502');
     expect(maintenanceErrorMessage(apiError(500, 'Request failed', null))).toBe('HTTP 500');
-    expect(maintenanceErrorMessage(apiError(503, 'Service Unavailable', '<h1>down</h1>'))).toBe('HTTP 503');
-    expect(maintenanceErrorMessage(apiError(500, 'Internal Server Error', { ok: false }))).toBe('HTTP 500');
+    expect(maintenanceErrorMessage(apiError(503, 'Service Unavailable', '<h1>down</h1>'))).toBe(
+      'HTTP 503',
+    );
+    expect(maintenanceErrorMessage(apiError(500, 'Internal Server Error', { ok: false }))).toBe(
+      'HTTP 500',
+    );
     expect(pingFailureLine(apiError(502, 'Bad Gateway', null))).toBe('ping failed: HTTP 502');
     // The answer's own message (or error) still wins, and so do the §8 fixed texts.
     expect(maintenanceErrorMessage(apiError(500, 'Boom', { message: 'Boom' }))).toBe('Boom');
@@ -199,7 +250,9 @@ describe('maintenance (§2, §3, §8)', () => {
     expect(
       maintenanceErrorMessage(apiError(404, MESSAGES.candidatesNotFound, { message: 'Not found' })),
     ).toBe(MESSAGES.candidatesNotFound);
-    expect(maintenanceErrorMessage(apiError(0, 'Request timed out', null))).toBe('Request timed out');
+    expect(maintenanceErrorMessage(apiError(0, 'Request timed out', null))).toBe(
+      'Request timed out',
+    );
     expect(maintenanceErrorMessage(apiError(0, '', null))).toBe('Network error');
   });
 });

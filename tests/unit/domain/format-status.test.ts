@@ -16,7 +16,12 @@ import {
   parseUtc,
   toWireDateTime,
 } from '../../../src/domain/format';
-import { isActiveUser, logLevelTone, mgStatusBadge, providerStatusBadge } from '../../../src/domain/status';
+import {
+  isActiveUser,
+  logLevelTone,
+  mgStatusBadge,
+  providerStatusBadge,
+} from '../../../src/domain/status';
 import { FIXTURE_NOW } from '../../msw/fixtures';
 
 /** The fixed clock shared with the stories and fixtures. */
@@ -38,17 +43,27 @@ describe('parseUtc (§5: no T means UTC)', () => {
     expect(parseUtc(input)?.toISOString()).toBe(iso);
   });
 
-  it.each([null, undefined, '', '  ', 'yesterday', '2026-11-20 25:00', '20/11/2026', '2026-11-20T'])(
-    '%o → null',
-    (input) => {
-      expect(parseUtc(input)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    undefined,
+    '',
+    '  ',
+    'yesterday',
+    '2026-11-20 25:00',
+    '20/11/2026',
+    '2026-11-20T',
+  ])('%o → null', (input) => {
+    expect(parseUtc(input)).toBeNull();
+  });
 
   it('property: a space-form date reads the same as its ISO UTC form', () => {
     fc.assert(
       fc.property(
-        fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:00Z'), noInvalidDate: true }),
+        fc.date({
+          min: new Date('1970-01-01T00:00:00Z'),
+          max: new Date('2999-12-31T23:59:00Z'),
+          noInvalidDate: true,
+        }),
         (d) => {
           const iso = d.toISOString();
           const spaced = `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
@@ -137,7 +152,11 @@ describe('money (§5, §9)', () => {
 });
 
 describe('mgStatusBadge (§4)', () => {
-  const row = (mgStatus: string | null, mgStatusLabel: string | null = null, expiresAt: string | null = null) => ({
+  const row = (
+    mgStatus: string | null,
+    mgStatusLabel: string | null = null,
+    expiresAt: string | null = null,
+  ) => ({
     mgStatus,
     mgStatusLabel,
     expiresAt,
@@ -146,10 +165,19 @@ describe('mgStatusBadge (§4)', () => {
   it.each([
     [row('cancelled', 'Active'), { text: 'Active', tone: 'success' }],
     [row('active', 'Active until renewal'), { text: 'Active until renewal', tone: 'success' }],
-    [row('active', 'Active (cancels at period end)'), { text: 'Active (cancels at period end)', tone: 'warning' }],
-    [row('active', 'Active – Cancelled at provider'), { text: 'Active – Cancelled at provider', tone: 'warning' }],
+    [
+      row('active', 'Active (cancels at period end)'),
+      { text: 'Active (cancels at period end)', tone: 'warning' },
+    ],
+    [
+      row('active', 'Active – Cancelled at provider'),
+      { text: 'Active – Cancelled at provider', tone: 'warning' },
+    ],
     [row('active', 'Expired'), { text: 'Expired', tone: 'danger' }],
-    [row('active', 'Access expired on renewal'), { text: 'Access expired on renewal', tone: 'danger' }],
+    [
+      row('active', 'Access expired on renewal'),
+      { text: 'Access expired on renewal', tone: 'danger' },
+    ],
     [row(null, 'Cancelled'), { text: 'Cancelled', tone: 'danger' }],
     [row('active', 'Paused by operator'), { text: 'Paused by operator', tone: 'neutral' }],
     [row('active', 'Inactive'), { text: 'Inactive', tone: 'neutral' }],
@@ -158,7 +186,10 @@ describe('mgStatusBadge (§4)', () => {
   });
 
   it('the label wins over a scheduled expiry', () => {
-    expect(mgStatusBadge(row('active', 'Active', '2026-12-01T09:00:00Z'), NOW)).toEqual({ text: 'Active', tone: 'success' });
+    expect(mgStatusBadge(row('active', 'Active', '2026-12-01T09:00:00Z'), NOW)).toEqual({
+      text: 'Active',
+      tone: 'success',
+    });
   });
 
   it('active with a future expiry → Scheduled (yellow) with the UTC tooltip', () => {
@@ -197,7 +228,10 @@ describe('isActiveUser (§4 page count)', () => {
   it.each([
     [{ mgStatus: 'active', mgStatusLabel: null, expiresAt: null }, true],
     [{ mgStatus: 'active', mgStatusLabel: null, expiresAt: '2026-12-01T00:00:00Z' }, true],
-    [{ mgStatus: 'cancelled', mgStatusLabel: 'Active (cancels at period end)', expiresAt: null }, true],
+    [
+      { mgStatus: 'cancelled', mgStatusLabel: 'Active (cancels at period end)', expiresAt: null },
+      true,
+    ],
     [{ mgStatus: null, mgStatusLabel: 'active', expiresAt: null }, true],
     [{ mgStatus: 'cancelled', mgStatusLabel: null, expiresAt: '2026-12-01T00:00:00Z' }, false],
     [{ mgStatus: 'cancelled', mgStatusLabel: 'Expired', expiresAt: null }, false],

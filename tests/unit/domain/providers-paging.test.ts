@@ -32,7 +32,8 @@ const order = (partial: Partial<MarketplaceOrder>): MarketplaceOrder => ({
 
 describe('isClickbank (§1: the marketplace provider), one case-insensitive rule', () => {
   it('accepts clickbank in any case and with surrounding spaces', () => {
-    for (const value of ['clickbank', 'ClickBank', 'CLICKBANK', ' clickbank ']) expect(isClickbank(value)).toBe(true);
+    for (const value of ['clickbank', 'ClickBank', 'CLICKBANK', ' clickbank '])
+      expect(isClickbank(value)).toBe(true);
   });
 
   it('rejects other providers, blanks and missing values', () => {
@@ -42,10 +43,17 @@ describe('isClickbank (§1: the marketplace provider), one case-insensitive rule
   });
 
   it('drives every ClickBank-only rule the same way, whatever the case', () => {
-    const latest = order({ customerDisplayName: 'Ana Smith', state: 'CA', country: 'US', postalCode: '94103' });
+    const latest = order({
+      customerDisplayName: 'Ana Smith',
+      state: 'CA',
+      country: 'US',
+      postalCode: '94103',
+    });
     for (const provider of ['clickbank', 'ClickBank']) {
       expect(displayName({ name: null, provider }, latest)).toBe('Ana Smith');
-      expect(locationText({ provider, city: 'Paris', region: null, country: 'FR' }, latest)).toBe('CA, US, 94103');
+      expect(locationText({ provider, city: 'Paris', region: null, country: 'FR' }, latest)).toBe(
+        'CA, US, 94103',
+      );
     }
     expect(displayName({ name: null, provider: 'lemonsqueezy' }, latest)).toBeNull();
   });

@@ -91,7 +91,11 @@ describe('request parameters (§5, §7)', () => {
       exp_from: '2026-11-01',
       exp_to: '2026-11-30',
     });
-    expect(buildUsersParams(DEFAULT_USERS_QUERY)).toEqual({ page: '1', pageSize: '50', sort: '-updated_at' });
+    expect(buildUsersParams(DEFAULT_USERS_QUERY)).toEqual({
+      page: '1',
+      pageSize: '50',
+      sort: '-updated_at',
+    });
   });
 
   it('subscriptions: sortKey/sortDir and every non-empty filter incl. renew/expire/updated ranges', () => {
@@ -137,17 +141,30 @@ describe('request parameters (§5, §7)', () => {
 
 describe('sorting and paging (§2, §4)', () => {
   it('a newly chosen column starts ascending; the same column toggles', () => {
-    expect(nextSort({ key: 'updated_at', direction: 'desc' }, 'email')).toEqual({ key: 'email', direction: 'asc' });
-    expect(nextSort({ key: 'email', direction: 'asc' }, 'email')).toEqual({ key: 'email', direction: 'desc' });
-    expect(nextSort({ key: 'email', direction: 'desc' }, 'email')).toEqual({ key: 'email', direction: 'asc' });
+    expect(nextSort({ key: 'updated_at', direction: 'desc' }, 'email')).toEqual({
+      key: 'email',
+      direction: 'asc',
+    });
+    expect(nextSort({ key: 'email', direction: 'asc' }, 'email')).toEqual({
+      key: 'email',
+      direction: 'desc',
+    });
+    expect(nextSort({ key: 'email', direction: 'desc' }, 'email')).toEqual({
+      key: 'email',
+      direction: 'asc',
+    });
   });
 
   it('property: clicking the same column twice returns to where it was', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...USER_SORT_KEYS), fc.constantFrom('asc' as const, 'desc' as const), (key, direction) => {
-        const s = { key, direction };
-        expect(nextSort(nextSort(s, key), key)).toEqual(s);
-      }),
+      fc.property(
+        fc.constantFrom(...USER_SORT_KEYS),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (key, direction) => {
+          const s = { key, direction };
+          expect(nextSort(nextSort(s, key), key)).toEqual(s);
+        },
+      ),
     );
   });
 
@@ -178,16 +195,28 @@ describe('sorting and paging (§2, §4)', () => {
 
   it('a filter or page-size change returns to page 1 (§4)', () => {
     const onPage4 = { ...DEFAULT_USERS_QUERY, page: 4 };
-    expect(withUsersFilters(onPage4, { email: 'a' })).toMatchObject({ page: 1, filters: { email: 'a' } });
+    expect(withUsersFilters(onPage4, { email: 'a' })).toMatchObject({
+      page: 1,
+      filters: { email: 'a' },
+    });
     expect(withPageSize(onPage4, 200)).toMatchObject({ page: 1, pageSize: 200 });
-    expect(withSubscriptionsFilters({ ...DEFAULT_SUBSCRIPTIONS_QUERY, page: 2 }, emptySubscriptionsFilters()).page).toBe(1);
+    expect(
+      withSubscriptionsFilters(
+        { ...DEFAULT_SUBSCRIPTIONS_QUERY, page: 2 },
+        emptySubscriptionsFilters(),
+      ).page,
+    ).toBe(1);
   });
 });
 
 /* --------------------------------------------------------------------------------------- */
 
 const day = fc
-  .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+  .date({
+    min: new Date('2000-01-01T00:00:00Z'),
+    max: new Date('2099-12-31T00:00:00Z'),
+    noInvalidDate: true,
+  })
   .map((d) => d.toISOString().slice(0, 10));
 const dayOrEmpty = fc.oneof(fc.constant(''), day);
 const choice = <T extends string>(values: readonly T[]) => fc.constantFrom<'' | T>('', ...values);
@@ -195,7 +224,10 @@ const choice = <T extends string>(values: readonly T[]) => fc.constantFrom<'' | 
 const usersQueryArb: fc.Arbitrary<UsersQuery> = fc.record({
   page: fc.integer({ min: 1, max: 100_000 }),
   pageSize: fc.constantFrom(...USERS_PAGE_SIZES),
-  sort: fc.record({ key: fc.constantFrom(...USER_SORT_KEYS), direction: fc.constantFrom('asc' as const, 'desc' as const) }),
+  sort: fc.record({
+    key: fc.constantFrom(...USER_SORT_KEYS),
+    direction: fc.constantFrom('asc' as const, 'desc' as const),
+  }),
   filters: fc.record({
     rowId: fc.string(),
     email: fc.string(),
@@ -238,8 +270,25 @@ const subscriptionsQueryArb: fc.Arbitrary<SubscriptionsQuery> = fc.record({
 
 const junkSearch = fc
   .dictionary(
-    fc.constantFrom('page', 'pageSize', 'sort', 'sortKey', 'sortDir', 'email', 'provider', 'mg_status', 'cadence', 'start_from', 'renew_to', 'provider_status', 'x'),
-    fc.oneof(fc.string(), fc.constantFrom('-1', '0', '2.5', '1e3', '50', '-email', 'asc', 'clickbank', '2026-13-45')),
+    fc.constantFrom(
+      'page',
+      'pageSize',
+      'sort',
+      'sortKey',
+      'sortDir',
+      'email',
+      'provider',
+      'mg_status',
+      'cadence',
+      'start_from',
+      'renew_to',
+      'provider_status',
+      'x',
+    ),
+    fc.oneof(
+      fc.string(),
+      fc.constantFrom('-1', '0', '2.5', '1e3', '50', '-email', 'asc', 'clickbank', '2026-13-45'),
+    ),
   )
   .map((d) => new URLSearchParams(d));
 
@@ -248,13 +297,24 @@ describe('URL state', () => {
     expect(usersQueryToSearch(DEFAULT_USERS_QUERY).toString()).toBe('');
     expect(subscriptionsQueryToSearch(DEFAULT_SUBSCRIPTIONS_QUERY).toString()).toBe('');
     expect(usersQueryFromSearch(new URLSearchParams())).toEqual(DEFAULT_USERS_QUERY);
-    expect(subscriptionsQueryFromSearch(new URLSearchParams())).toEqual(DEFAULT_SUBSCRIPTIONS_QUERY);
+    expect(subscriptionsQueryFromSearch(new URLSearchParams())).toEqual(
+      DEFAULT_SUBSCRIPTIONS_QUERY,
+    );
   });
 
   it('writes wire names and reads them back', () => {
-    const q = withUsersFilters({ ...DEFAULT_USERS_QUERY, sort: { key: 'email', direction: 'asc' } }, { email: 'ada', mgStatus: 'scheduled' });
-    expect(usersQueryToSearch({ ...q, page: 2 }).toString()).toBe('page=2&sort=email&email=ada&mg_status=scheduled');
-    expect(usersQueryFromSearch(new URLSearchParams('sort=-row_id&provider=clickbank&exp_to=2026-12-01'))).toEqual({
+    const q = withUsersFilters(
+      { ...DEFAULT_USERS_QUERY, sort: { key: 'email', direction: 'asc' } },
+      { email: 'ada', mgStatus: 'scheduled' },
+    );
+    expect(usersQueryToSearch({ ...q, page: 2 }).toString()).toBe(
+      'page=2&sort=email&email=ada&mg_status=scheduled',
+    );
+    expect(
+      usersQueryFromSearch(
+        new URLSearchParams('sort=-row_id&provider=clickbank&exp_to=2026-12-01'),
+      ),
+    ).toEqual({
       ...DEFAULT_USERS_QUERY,
       sort: { key: 'row_id', direction: 'desc' },
       filters: { ...emptyUsersFilters(), provider: 'clickbank', expTo: '2026-12-01' },
@@ -263,12 +323,18 @@ describe('URL state', () => {
 
   it('junk falls back to the defaults', () => {
     const q = usersQueryFromSearch(
-      new URLSearchParams('page=-2&pageSize=7&sort=-password&provider=paypal&mg_status=gone&start_from=yesterday'),
+      new URLSearchParams(
+        'page=-2&pageSize=7&sort=-password&provider=paypal&mg_status=gone&start_from=yesterday',
+      ),
     );
     expect(q).toEqual(DEFAULT_USERS_QUERY);
-    const s = subscriptionsQueryFromSearch(new URLSearchParams('page=abc&pageSize=500&sortKey=mg_status&sortDir=up&provider_status=x'));
+    const s = subscriptionsQueryFromSearch(
+      new URLSearchParams('page=abc&pageSize=500&sortKey=mg_status&sortDir=up&provider_status=x'),
+    );
     expect(s).toEqual(DEFAULT_SUBSCRIPTIONS_QUERY);
-    expect(subscriptionsQueryFromSearch(new URLSearchParams('sortKey=amount&sortDir=sideways')).sort).toEqual({
+    expect(
+      subscriptionsQueryFromSearch(new URLSearchParams('sortKey=amount&sortDir=sideways')).sort,
+    ).toEqual({
       key: 'amount',
       direction: 'desc',
     });

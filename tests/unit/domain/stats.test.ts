@@ -121,8 +121,13 @@ describe('normaliseStats: fields and fall-backs (§3)', () => {
   it.each(Object.entries(STATS_ALIASES))('every alias of %s is read', (field, aliases) => {
     for (const alias of aliases) {
       const s = normaliseStats({ [alias]: 7 }) as unknown as Record<string, number | null>;
-      const key = { mrr: 'mrrCents', arr: 'arrCents', totalRevenue: 'totalRevenueCents' }[field] ?? field;
-      const expected = ['mrr', 'arr', 'totalRevenue'].includes(field) ? (/cents$/i.test(alias) ? 7 : 700) : 7;
+      const key =
+        { mrr: 'mrrCents', arr: 'arrCents', totalRevenue: 'totalRevenueCents' }[field] ?? field;
+      const expected = ['mrr', 'arr', 'totalRevenue'].includes(field)
+        ? /cents$/i.test(alias)
+          ? 7
+          : 700
+        : 7;
       expect(s[key], `${alias} → ${key}`).toBe(expected);
     }
   });
@@ -130,10 +135,16 @@ describe('normaliseStats: fields and fall-backs (§3)', () => {
   // Spec correction (Dashboard fallbacks): a 0 that contradicts its parts is read as missing.
   // Before the fix these kept the 0.
   it('falls back to monthly + yearly when the active total is missing or 0 but they are not', () => {
-    expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 0 }).activeTotal).toBe(5);
+    expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 0 }).activeTotal).toBe(
+      5,
+    );
     expect(normaliseStats({ activeMonthly: 3, activeYearly: 2 }).activeTotal).toBe(5);
-    expect(normaliseStats({ activeMonthly: 0, activeYearly: 0, active_total: 0 }).activeTotal).toBe(0);
-    expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 7 }).activeTotal).toBe(7);
+    expect(normaliseStats({ activeMonthly: 0, activeYearly: 0, active_total: 0 }).activeTotal).toBe(
+      0,
+    );
+    expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 7 }).activeTotal).toBe(
+      7,
+    );
     expect(normaliseStats({ active: '9' }).activeTotal).toBe(9);
   });
 
@@ -147,7 +158,9 @@ describe('normaliseStats: fields and fall-backs (§3)', () => {
 
   it('applies the same fallbacks to the admin stats (§3 Admin stats)', () => {
     expect(normaliseAdminStats({ mrr: 1000, arr: 0 }).arrCents).toBe(12000);
-    expect(normaliseAdminStats({ active_monthly: 3, active_yearly: 2, active_total: 0 }).activeTotal).toBe(5);
+    expect(
+      normaliseAdminStats({ active_monthly: 3, active_yearly: 2, active_total: 0 }).activeTotal,
+    ).toBe(5);
   });
 
   it('skips an alias that is not a number and reads the next one', () => {
@@ -166,9 +179,12 @@ describe('normaliseStats: fields and fall-backs (§3)', () => {
     expect(normaliseStats({}).avgDaysRemaining).toBeNull();
   });
 
-  it.each([null, undefined, 42, 'stats', true, [], [STATS_WIRE]])('a non-object (%o) gives the zero shape', (raw) => {
-    expect(normaliseStats(raw)).toEqual(ZERO);
-  });
+  it.each([null, undefined, 42, 'stats', true, [], [STATS_WIRE]])(
+    'a non-object (%o) gives the zero shape',
+    (raw) => {
+      expect(normaliseStats(raw)).toEqual(ZERO);
+    },
+  );
 
   it('readNumber accepts numbers and numeric strings only', () => {
     expect(readNumber(3)).toBe(3);
@@ -262,7 +278,11 @@ describe('normaliseAdminStats (§3 Admin stats)', () => {
   });
 
   it('falls back: active, then monthly + yearly; ARR = 12 × MRR; dbOk null when unknown', () => {
-    expect(normaliseAdminStats({ active: 5, mrr: 100 })).toMatchObject({ activeTotal: 5, arrCents: 1200, dbOk: null });
+    expect(normaliseAdminStats({ active: 5, mrr: 100 })).toMatchObject({
+      activeTotal: 5,
+      arrCents: 1200,
+      dbOk: null,
+    });
     expect(normaliseAdminStats({ active_monthly: 2, active_yearly: 3, db_ok: 0 })).toMatchObject({
       activeTotal: 5,
       dbOk: false,
