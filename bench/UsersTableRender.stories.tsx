@@ -36,7 +36,13 @@ let queuedAnswer: { sort: SortState<UserSortKey>; data: UserRow[] } | null = nul
  * copy of the rows (new objects, as from a new server answer), committed synchronously so the
  * play can time it.
  */
-function SortBench(props: UsersTableProps & { data: UserRow[] }) {
+function SortBench(
+  props: UsersTableProps & {
+    data: UserRow[];
+    sort: SortState<UserSortKey>;
+    onSortChange: (key: UserSortKey) => void;
+  },
+) {
   const [state, setState] = useState({ sort: props.sort, data: props.data });
   function handleSortChange(key: UserSortKey) {
     props.onSortChange(key);

@@ -21,7 +21,7 @@ import type {
   SubscriptionDetail,
   SubscriptionRow,
 } from '../domain/types';
-import { useServerList } from './useServerList';
+import { listViewProps, useServerList } from './useServerList';
 
 /** Which detail the drawer asks for (§7): by provider and its id when known, else by email. */
 function detailKeyOf(row: SubscriptionRow): SubscriptionDetailKey {
@@ -61,20 +61,8 @@ export function SubscriptionsScreen() {
 
   return (
     <SubscriptionsView
-      list={list.list}
-      page={list.query.page}
-      pageSize={list.query.pageSize}
-      totalPages={list.totalPages}
-      sort={list.query.sort}
-      filters={list.filters}
-      isRefreshing={list.isRefreshing}
+      {...listViewProps(list)}
       drawer={{ openRow, detail, orders }}
-      onPageChange={list.setPage}
-      onPageSizeChange={list.setPageSize}
-      onSortChange={list.toggleSort}
-      onFiltersChange={list.setFilters}
-      onClearAll={list.clearFilters}
-      onRefresh={list.refetch}
       onOpenDetails={setOpenRow}
       onCloseDetails={() => setOpenRow(null)}
     />

@@ -10,7 +10,7 @@ import { actionErrorAlert, describeActionResult } from '../domain/actions';
 import { USERS_LIST } from '../domain/query';
 import type { AccessAction } from '../domain/types';
 import { useNow } from './useNow';
-import { useServerList } from './useServerList';
+import { listViewProps, useServerList } from './useServerList';
 
 /** The /users route's screen. */
 export function UsersScreen() {
@@ -50,20 +50,10 @@ export function UsersScreen() {
 
   return (
     <UsersView
-      list={list.list}
-      query={list.query}
-      filters={list.filters}
-      totalPages={list.totalPages}
-      isRefreshing={list.isRefreshing}
+      {...listViewProps(list)}
       actionResults={results}
       pendingActionEmails={pending}
       now={now}
-      onFiltersChange={list.setFilters}
-      onClearAll={list.clearFilters}
-      onSortChange={list.toggleSort}
-      onPageChange={list.setPage}
-      onPageSizeChange={list.setPageSize}
-      onRefresh={list.refetch}
       onAccessAction={handleAccessAction}
       onDismissActionResult={(id) => setResults((current) => current.filter((r) => r.id !== id))}
     />

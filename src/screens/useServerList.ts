@@ -32,6 +32,7 @@ import {
   type ListQuery,
   type ListSpec,
 } from '../domain/list';
+import type { ServerListViewProps } from '../components/DataTable';
 import { FILTER_DEBOUNCE_MS, type AsyncState } from '../domain/types';
 
 /** What a list answer must carry: the page's rows and the total; totalPages when the API sends it. */
@@ -242,5 +243,27 @@ export function useServerList<
     toggleSort: useCallback((key: K) => navigate(withSort(queryRef.current, key)), [navigate]),
     refetch: useCallback(() => void refetchQuery(), [refetchQuery]),
     dataUpdatedAt: result.dataUpdatedAt,
+  };
+}
+
+/**
+ * The props a list view takes from its screen (`ServerListViewProps`), from the hook's result:
+ * `<UsersView {...listViewProps(list)} … />`.
+ */
+export function listViewProps<F extends FilterValues<F>, K extends string, Page extends ListPage>(
+  list: ServerList<F, K, Page>,
+): ServerListViewProps<F, K, Page> {
+  return {
+    list: list.list,
+    query: list.query,
+    filters: list.filters,
+    totalPages: list.totalPages,
+    isRefreshing: list.isRefreshing,
+    onFiltersChange: list.setFilters,
+    onClearAll: list.clearFilters,
+    onSortChange: list.toggleSort,
+    onPageChange: list.setPage,
+    onPageSizeChange: list.setPageSize,
+    onRefresh: list.refetch,
   };
 }

@@ -45,6 +45,7 @@ const meta = {
     onSortChange: fn(),
     onOpenDetails: fn(),
     onRefresh: fn(),
+    onRetry: fn(),
   },
 } satisfies Meta<typeof SubscriptionsTable>;
 export default meta;
@@ -134,7 +135,7 @@ export const Error: Story = {
   play: async ({ canvas, args }) => {
     await expect(canvas.getByRole('alert')).toHaveTextContent('500 Internal Server Error');
     await userEvent.click(canvas.getByRole('button', { name: 'Retry' }));
-    await expect(args.onRefresh).toHaveBeenCalledOnce();
+    await expect(args.onRetry).toHaveBeenCalledOnce();
   },
 };
 

@@ -79,10 +79,8 @@ const meta = {
   component: SubscriptionsView,
   args: {
     list: { status: 'ready', data: subscriptionsPage(USD_ROWS, 312) },
-    page: 1,
-    pageSize: DEFAULT_PAGE_SIZE,
+    query: { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_SORT },
     totalPages: 7,
-    sort: DEFAULT_SORT,
     filters: EMPTY_FILTERS,
     drawer: CLOSED,
     onPageChange: fn(),

@@ -86,6 +86,53 @@ export interface DataTableProps<TRow, K extends string = string, C = undefined> 
 }
 
 /**
+ * The props a list's own table (UsersTable, SubscriptionsTable, LogsTable…) passes straight
+ * through to its DataTable: the rows, the server sort, the state buttons and the paging position.
+ */
+export type ListTableProps<TRow, K extends string = string> = Pick<
+  DataTableProps<TRow, K>,
+  | 'rows'
+  | 'sort'
+  | 'onSortChange'
+  | 'onRetry'
+  | 'onRefresh'
+  | 'isRefreshing'
+  | 'rowCount'
+  | 'firstRowIndex'
+  | 'virtualizeAboveRows'
+>;
+
+/**
+ * What a server-paged list view (Users, Subscriptions, Logs, ISR events) takes from its screen:
+ * the page as one async state, the applied query, the filter inputs, and the list's events. The
+ * screen's `useServerList` gives exactly this (`listViewProps`).
+ */
+export interface ServerListViewProps<F, K extends string, Page> {
+  /** The page: loading, error (§8 message), empty, or ready. */
+  list: AsyncState<Page>;
+  /** The applied query: page (1-based), page size and sort. */
+  query: { page: number; pageSize: number; sort: SortState<K> };
+  /** The filter inputs' values (may run ahead of the applied query while debounced). */
+  filters: F;
+  /** Total pages once known, else null (shown as '…'). */
+  totalPages: number | null;
+  /** A new page loads while the previous stays on screen. */
+  isRefreshing?: boolean;
+  /** A filter changed (the whole new set of raw values). */
+  onFiltersChange: (next: F) => void;
+  /** Clear: every filter to "any", back on page 1. */
+  onClearAll: () => void;
+  /** A sortable header was clicked (the screen applies §2's toggle rule). */
+  onSortChange: (key: K) => void;
+  /** Go to this page. */
+  onPageChange: (page: number) => void;
+  /** A new page size (back on page 1). */
+  onPageSizeChange: (pageSize: number) => void;
+  /** Reload the current page (Refresh, Retry). */
+  onRefresh: () => void;
+}
+
+/**
  * Row count above which rows are virtualised. From bench/users-table-render.md (production build):
  * a sort change costs about 8 ms plus 0.33 ms per rendered row, so a whole 50-row page (~28 ms)
  * already misses the 16 ms frame budget while the virtual window (~20 rows, ~15 ms) does not grow

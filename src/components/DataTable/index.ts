@@ -3,5 +3,8 @@ export type {
   DataTableColumn,
   DataTableFooter,
   DataTableProps,
+  ListTableProps,
+  ServerListViewProps,
   TruncatedTextProps,
 } from './DataTable';
+export { actionsColumn, textColumn, utcColumn, viewColumn } from './columns';

@@ -15,3 +15,8 @@ export function ProviderStatusBadge({ status }: ProviderStatusBadgeProps) {
   const badge = providerStatusBadge(status);
   return <Badge tone={badge.tone}>{badge.text}</Badge>;
 }
+
+/** Renders a status value as its badge (for table columns: `viewColumn(…, providerStatusPill, …)`). */
+export function providerStatusPill(status: string | null | undefined) {
+  return <ProviderStatusBadge status={status} />;
+}

@@ -1,1 +1,5 @@
-export { ProviderStatusBadge, type ProviderStatusBadgeProps } from './ProviderStatusBadge';
+export {
+  ProviderStatusBadge,
+  providerStatusPill,
+  type ProviderStatusBadgeProps,
+} from './ProviderStatusBadge';

@@ -5,13 +5,13 @@ import {
   SUBSCRIPTIONS_PAGE_SIZES,
   type AsyncState,
   type MarketplaceOrder,
-  type SortState,
   type SubscriptionDetail,
   type SubscriptionRow,
   type SubscriptionsFilters,
   type SubscriptionsPage,
   type SubscriptionSortKey,
 } from '../../domain/types';
+import type { ServerListViewProps } from '../DataTable';
 import { FilterRow, optionsWithAny, type FilterField } from '../FilterRow';
 import { PageHeader } from '../PageHeader';
 import { Pager } from '../Pager';
@@ -53,36 +53,17 @@ export interface SubscriptionDrawerState {
   orders: AsyncState<readonly MarketplaceOrder[]>;
 }
 
-/** Props of {@link SubscriptionsView}. */
-export interface SubscriptionsViewProps {
-  /** GET /subscriptions (§7): error messages are shown as given ('{status} {message}' or 'Failed to load subscriptions'). */
-  list: AsyncState<SubscriptionsPage>;
-  /** Current page, 1-based. */
-  page: number;
-  /** Rows per page (§9: 20, 50, 100, 200; default 50). */
-  pageSize: number;
-  /** Total pages once known, else null (shown as '…'). */
-  totalPages: number | null;
-  /** The sort in force (§2; default row_id descending). */
-  sort: SortState<SubscriptionSortKey>;
-  /** The filter inputs' values (controlled; may run ahead of the applied query while debounced). */
-  filters: SubscriptionsFilters;
-  /** A new page loads while the previous stays on screen. */
-  isRefreshing?: boolean;
+/**
+ * Props of {@link SubscriptionsView}: the list's (§7 GET /subscriptions; error messages shown as
+ * given, '{status} {message}' or 'Failed to load subscriptions') plus the detail drawer.
+ */
+export interface SubscriptionsViewProps extends ServerListViewProps<
+  SubscriptionsFilters,
+  SubscriptionSortKey,
+  SubscriptionsPage
+> {
   /** The drawer's content; `openRow` null keeps it closed. */
   drawer: SubscriptionDrawerState;
-  /** Prev / Next. */
-  onPageChange: (page: number) => void;
-  /** A page size was chosen. */
-  onPageSizeChange: (pageSize: number) => void;
-  /** A sortable header was clicked; the screen toggles the direction or starts a new key. */
-  onSortChange: (key: SubscriptionSortKey) => void;
-  /** Any filter changed (the whole new set). */
-  onFiltersChange: (filters: SubscriptionsFilters) => void;
-  /** Clear: reset all filters and return to page 1 (§2). */
-  onClearAll: () => void;
-  /** Retry, Refresh: reload the current page. */
-  onRefresh: () => void;
   /** A row's email or View was clicked: open its details. */
   onOpenDetails: (row: SubscriptionRow) => void;
   /** The drawer was closed (Close, Escape or backdrop). */
@@ -96,11 +77,9 @@ export interface SubscriptionsViewProps {
  */
 export function SubscriptionsView({
   list,
-  page,
-  pageSize,
-  totalPages,
-  sort,
+  query,
   filters,
+  totalPages,
   isRefreshing = false,
   drawer,
   onPageChange,
@@ -133,22 +112,23 @@ export function SubscriptionsView({
       />
       <SubscriptionsTable
         rows={rows}
-        sort={sort}
+        sort={query.sort}
         onSortChange={onSortChange}
         onOpenDetails={onOpenDetails}
+        onRetry={onRefresh}
         onRefresh={onRefresh}
         isRefreshing={isRefreshing}
         rowCount={total ?? undefined}
-        firstRowIndex={(page - 1) * pageSize}
+        firstRowIndex={(query.page - 1) * query.pageSize}
       />
       {/* Error states carry their own Retry in the table. */}
       {list.status !== 'error' ? (
         <Pager
           label="Subscriptions pages"
-          page={page}
+          page={query.page}
           totalPages={totalPages ?? (list.status === 'empty' ? 1 : null)}
           total={total}
-          pageSize={pageSize}
+          pageSize={query.pageSize}
           pageSizes={SUBSCRIPTIONS_PAGE_SIZES}
           onPageChange={onPageChange}
           onPageSizeChange={onPageSizeChange}

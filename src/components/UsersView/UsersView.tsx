@@ -12,9 +12,9 @@ import {
   type UserSortKey,
   type UsersFilters,
   type UsersPage,
-  type UsersQuery,
 } from '../../domain/types';
 import { ActionResultAlert, type ActionResultMessage } from '../ActionResultAlert';
+import type { ServerListViewProps } from '../DataTable';
 import { FilterRow, optionsWithAny, type FilterField } from '../FilterRow';
 import { PageHeader } from '../PageHeader';
 import { Pager } from '../Pager';
@@ -52,36 +52,14 @@ export interface UsersActionResult extends ActionResultMessage {
   email: string;
 }
 
-/** Props of {@link UsersView}. */
-export interface UsersViewProps {
-  /** The list: loading, error (message), empty, or ready with one page (§3 Users list response). */
-  list: AsyncState<UsersPage>;
-  /** The applied query: page (1-based), page size and sort (§7 GET /users). */
-  query: Pick<UsersQuery, 'page' | 'pageSize' | 'sort'>;
-  /** The filter inputs' values (may run ahead of the applied query while debounced). */
-  filters: UsersFilters;
-  /** Total pages once known, else null (shown as '…'). */
-  totalPages: number | null;
-  /** A new page loads while the previous stays on screen. */
-  isRefreshing?: boolean;
+/** Props of {@link UsersView}: the list's (§7 GET /users) plus the access actions and their results. */
+export interface UsersViewProps extends ServerListViewProps<UsersFilters, UserSortKey, UsersPage> {
   /** Action results to show (§8), oldest first, each until dismissed. */
   actionResults?: readonly UsersActionResult[];
   /** Emails whose access action is running (their Edit menu waits). */
   pendingActionEmails?: ReadonlySet<string>;
   /** The instant badges and the active count are judged against; undefined = now at render. */
   now?: Date;
-  /** A filter changed (raw values; the screen trims, debounces 300 ms and resets to page 1). */
-  onFiltersChange: (next: UsersFilters) => void;
-  /** Clear: reset every filter and return to page 1. */
-  onClearAll: () => void;
-  /** A column header was clicked (the screen applies: new column ascending, same column toggles). */
-  onSortChange: (key: UserSortKey) => void;
-  /** Go to this page. */
-  onPageChange: (page: number) => void;
-  /** A new page size (§9: 20, 50, 100, 200, 500; the screen resets to page 1). */
-  onPageSizeChange: (pageSize: number) => void;
-  /** Reload the current page (pager Refresh, empty-state Refresh, Retry). */
-  onRefresh: () => void;
   /** A confirmed access action for a user (dated ones carry 'YYYY-MM-DD HH:MM:SS' UTC). */
   onAccessAction: (email: string, action: AccessAction) => void;
   /** An action result was dismissed. */
