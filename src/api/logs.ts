@@ -1,59 +1,35 @@
 /**
- * Server logs (§2 Logs, §3 Log entry, §7 GET /logs). A 401 redirects to login through the
- * client's onUnauthorized handling.
+ * Server logs (§2 Logs, §3 Log entry, §7 GET /logs). A 401 sends the operator to sign-in through
+ * the client's onUnauthorized handling (CONTRACT.md: any 401, Logs included).
  */
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
+import { listRequestParams, type ListQuery } from '../domain/list';
+import {
+  LOGS_LIST,
+  type LogEntry,
+  type LogsFilters,
+  type LogsPage,
+  type LogsSortKey,
+} from '../domain/logs';
+import { MESSAGES } from '../domain/messages';
 import { totalPages } from '../domain/paging';
-import type { LogLevel } from '../domain/types';
 import { apiRequest } from './client';
 import { queryKeys } from './queryKeys';
 import { asObjectList, readString, wireInt, type WireObject } from './wire';
 
-/** §9 log page sizes and the default. */
-export const LOGS_PAGE_SIZES = [50, 100, 200] as const;
-/** §9: 50 rows by default. */
-export const LOGS_DEFAULT_PAGE_SIZE = 50;
-/** §4/§9: auto-refresh period in ms. */
-export const LOGS_AUTO_REFRESH_MS = 15_000;
-/** §4/§9: one retry after this many ms when the first result is empty. */
-export const LOGS_EMPTY_RETRY_MS = 300;
+/** A Logs list query (page, Rows, the fixed latest-first order, Level and Search). */
+export type LogsQuery = ListQuery<LogsFilters, LogsSortKey>;
 
-/** GET /logs query (§7): level '' = any; q searches message and context. */
-export interface LogsQuery {
-  page: number;
-  pageSize: number;
-  level: '' | LogLevel;
-  q: string;
-}
-
-/** Logs defaults (§9): page 1, 50 rows, any level, no search. */
-export const DEFAULT_LOGS_QUERY: Readonly<LogsQuery> = Object.freeze({
-  page: 1,
-  pageSize: LOGS_DEFAULT_PAGE_SIZE,
-  level: '',
-  q: '',
+const logsSchema = z.object({
+  rows: z.array(z.unknown()),
+  total: wireInt.optional(),
+  totalPages: wireInt.optional(),
 });
 
-/** §3 Log entry, normalised: ts is an instant (UTC), context any JSON. */
-export interface LogEntry {
-  ts: string | null;
-  level: string | null;
-  msg: string;
-  context: unknown;
-}
-
-/** One page of logs (§7 {rows, total, totalPages}). */
-export interface LogsPage {
-  rows: LogEntry[];
-  total: number;
-  totalPages: number;
-}
-
-const logsSchema = z.object({ rows: z.array(z.unknown()), total: wireInt, totalPages: wireInt });
-
-function toLogEntry(raw: WireObject): LogEntry {
+function toLogEntry(raw: WireObject, index: number): LogEntry {
   return {
+    id: typeof raw.id === 'string' || typeof raw.id === 'number' ? String(raw.id) : `#${index}`,
     ts: readString(raw.ts ?? raw.time ?? raw.timestamp),
     level: readString(raw.level),
     msg: readString(raw.msg ?? raw.message) ?? '',
@@ -63,31 +39,32 @@ function toLogEntry(raw: WireObject): LogEntry {
 
 /**
  * GET /logs?page&pageSize&level&q (blank level and q dropped) → LogsPage, latest first as the
- * server sends. Missing totals are derived from the rows. Rejects with ApiError (§8: the
- * screen shows 'Failed to load logs', MESSAGES.logs).
+ * server sends. Missing totals are derived from the rows. Rejects with ApiError /
+ * MalformedResponseError (the screen shows 'Failed to load logs', §8).
  */
 export async function fetchLogs(query: LogsQuery, signal?: AbortSignal): Promise<LogsPage> {
-  const answer = await apiRequest('/logs', { query: { ...query }, schema: logsSchema, signal });
+  const answer = await apiRequest('/logs', {
+    query: listRequestParams(LOGS_LIST, query),
+    schema: logsSchema,
+    signal,
+  });
   const rows = asObjectList(answer.rows).map(toLogEntry);
   const total = answer.total ?? rows.length;
-  return {
-    rows,
-    total,
-    totalPages: answer.totalPages ?? totalPages(total, query.pageSize),
-  };
+  return { rows, total, totalPages: answer.totalPages ?? totalPages(total, query.pageSize) };
 }
 
-/** Query: one logs page; `autoRefresh` polls every 15 s (§4). */
-export function logsQueryOptions(query: LogsQuery, autoRefresh = false) {
+/** Query: one logs page, keeping the previous page on screen while the next loads. */
+export function logsQueryOptions(query: LogsQuery) {
   return queryOptions({
-    queryKey: queryKeys.logs.list({ ...query }),
+    queryKey: queryKeys.logs.list(listRequestParams(LOGS_LIST, query)),
     queryFn: ({ signal }) => fetchLogs(query, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: autoRefresh ? LOGS_AUTO_REFRESH_MS : false,
+    // §4 "Logs reload on any change": going back to an earlier filter asks the server again.
+    staleTime: 0,
   });
 }
 
-/** Hook: one logs page as a query. */
-export function useLogs(query: LogsQuery, autoRefresh = false) {
-  return useQuery(logsQueryOptions(query, autoRefresh));
+/** §8: a failed logs load always reads 'Failed to load logs' (a 401 has already left for sign-in). */
+export function logsErrorMessage(): string {
+  return MESSAGES.logs;
 }

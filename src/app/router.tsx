@@ -10,7 +10,7 @@
  * | /users          | UsersScreen                              | yes   |
  * | /subscriptions  | SubscriptionsScreen                      | yes   |
  * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
- * | /logs           | PlaceholderScreen 'Logs'                 | yes   |
+ * | /logs           | LogsScreen                               | yes   |
  * | /settings       | SettingsScreen                           | yes   |
  * | /maintenance    | PlaceholderScreen 'Maintenance'          | yes   |
  * | * (unknown)     | redirect to / (replace)                  | —     |
@@ -47,6 +47,7 @@ const UsersScreen = lazyScreen(() => import('../screens/UsersScreen').then((m) =
 const SubscriptionsScreen = lazyScreen(() =>
   import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
 );
+const LogsScreen = lazyScreen(() => import('../screens/LogsScreen').then((m) => m.LogsScreen));
 const PlaceholderScreen = lazyScreen(() =>
   import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
 );
@@ -106,7 +107,11 @@ export const appRoutes: RouteObject[] = [
                 element: <SubscriptionsScreen />,
               },
               placeholderRoute('isr', titles.isr),
-              placeholderRoute('logs', titles.logs),
+              {
+                path: 'logs',
+                handle: { title: titles.logs } satisfies RouteHandle,
+                element: <LogsScreen />,
+              },
               {
                 path: 'settings',
                 handle: { title: titles.settings } satisfies RouteHandle,

@@ -86,7 +86,7 @@ export const EverySidebarEntry: Story = {
       ['Users', '/users', 'Users', false],
       ['Subscriptions', '/subscriptions', 'Subscriptions', false],
       ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)', true],
-      ['Logs', '/logs', 'Logs', true],
+      ['Logs', '/logs', 'Logs', false],
       ['Settings', '/settings', 'Settings', false],
       ['Maintenance', '/maintenance', 'Maintenance', true],
       ['Dashboard', '/', 'Dashboard', false],

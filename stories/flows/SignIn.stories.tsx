@@ -12,6 +12,7 @@ import {
   statsHandlers,
   whoamiHandlers,
 } from '../../tests/msw/handlers';
+import { logsHandlers } from '../../tests/msw/handlers-logs';
 import { FlowApp, flowLocation, flowRouter } from './FlowApp';
 import { LAZY, quietStream, recordCalls, seen } from './handlers';
 
@@ -237,5 +238,35 @@ export const LogOutThenDeepLink: Story = {
     ).toBeVisible();
     await expect(flowLocation()).toBe('/settings');
     await expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('second-token');
+  },
+};
+
+/** Logs answers 401 (§6: the Logs screen redirects to /login): the operator lands on sign-in, the token cleared. */
+export const LogsUnauthorized: Story = {
+  args: { initialEntry: '/logs?level=error' },
+  parameters: {
+    msw: {
+      handlers: [
+        recordCalls,
+        logsHandlers.unauthorized(),
+        whoamiHandlers.signedOut('INVALID_JWT'),
+        healthHandlers.ok(),
+        healthDbHandlers.ok(),
+        quietStream(),
+      ],
+    },
+  },
+  beforeEach() {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'expired-token');
+  },
+  play: async ({ canvas }) => {
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY),
+    ).toBeVisible();
+    await expect(flowLocation()).toBe('/login');
+    await expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+    await expect(flowRouter().state.location.state).toMatchObject({
+      from: { pathname: '/logs', search: '?level=error' },
+    });
   },
 };

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent } from 'storybook/test';
 import { useState } from 'react';
-import { SelectField, TextField } from '../../src/components/Field';
+import { CheckboxField, SelectField, TextField } from '../../src/components/Field';
 
 /** The Provider options of the filter rows: '' is "any". */
 const PROVIDER_OPTIONS = [
@@ -100,6 +100,25 @@ export const Select: Story = {
     await expect(args.onValueChange).toHaveBeenLastCalledWith('clickbank');
   },
 };
+
+/** A checkbox (e.g. Logs' Auto-refresh): label beside it, toggled by click or Space. */
+export const Checkbox: Story = {
+  render: () => <CheckboxDemo />,
+  play: async ({ canvas }) => {
+    const box = canvas.getByRole('checkbox', { name: 'Auto-refresh' });
+    await expect(box).toBeChecked();
+    await userEvent.click(canvas.getByText('Auto-refresh'));
+    await expect(box).not.toBeChecked();
+    await userEvent.keyboard(' ');
+    await expect(box).toBeChecked();
+    box.blur();
+  },
+};
+
+function CheckboxDemo() {
+  const [isOn, setIsOn] = useState(true);
+  return <CheckboxField label="Auto-refresh" isChecked={isOn} onCheckedChange={setIsOn} />;
+}
 
 /** The controls as a filter row holds them, with real state: typing and choosing update them. */
 function FieldsDemo() {

@@ -23,6 +23,7 @@ import {
   type SubscriptionRowWire,
   type UserRowWire,
 } from './fixtures';
+import { logsHandlers } from './handlers-logs';
 
 /** The default admin API prefix (CONTRACT.md). */
 export const API_PREFIX = '/api/admin';
@@ -400,5 +401,6 @@ export function defaultHandlers(): HttpHandler[] {
     subscriptionsHandlers.refresh(),
     detailHandlers.byKey(),
     clickbankOrdersHandlers.list(),
+    logsHandlers.list(),
   ];
 }

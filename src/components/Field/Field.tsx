@@ -85,3 +85,32 @@ export function SelectField({
     </div>
   );
 }
+
+/** Props of {@link CheckboxField}: a labelled native checkbox. */
+export interface CheckboxFieldProps {
+  /** Visible label, also the accessible name. */
+  label: string;
+  /** Whether it is ticked (controlled). */
+  isChecked: boolean;
+  /** Called with the new state. */
+  onCheckedChange: (isChecked: boolean) => void;
+}
+
+/** A labelled checkbox that lines up with the other fields of a filter row (e.g. Auto-refresh). */
+export function CheckboxField({ label, isChecked, onCheckedChange }: CheckboxFieldProps) {
+  const id = useId();
+  return (
+    <div className={`${styles.field} ${styles.checkField}`}>
+      <input
+        id={id}
+        type="checkbox"
+        className={styles.checkbox}
+        checked={isChecked}
+        onChange={(event) => onCheckedChange(event.target.checked)}
+      />
+      <label className={styles.checkLabel} htmlFor={id}>
+        {label}
+      </label>
+    </div>
+  );
+}

@@ -1,7 +1,9 @@
 export {
   TextField,
   SelectField,
+  CheckboxField,
   type TextFieldProps,
   type SelectFieldProps,
+  type CheckboxFieldProps,
   type SelectOption,
 } from './Field';

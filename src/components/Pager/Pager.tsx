@@ -13,12 +13,12 @@ export interface PagerProps {
   total: number | null;
   /** Items per page. */
   pageSize: number;
-  /** The page-size choices, e.g. USERS_PAGE_SIZES (20, 50, 100, 200, 500; §9). */
-  pageSizes: readonly number[];
+  /** The page-size choices, e.g. USERS_PAGE_SIZES (20, 50, 100, 200, 500; §9); omit when the size is chosen elsewhere (Logs' Rows). */
+  pageSizes?: readonly number[];
   /** Go to this page (already within 1…totalPages). */
   onPageChange: (page: number) => void;
   /** A new page size was chosen; the screen resets to page 1 (§4 Lists and paging). */
-  onPageSizeChange: (pageSize: number) => void;
+  onPageSizeChange?: (pageSize: number) => void;
   /** Reload the current page. */
   onRefresh: () => void;
   /** A load is running: Prev, Next and Refresh do nothing meanwhile (aria-disabled). */
@@ -56,9 +56,10 @@ export function Pager({
   const isPrevDisabled = isBusy || page <= 1;
   const isNextDisabled = isBusy || lastPage == null || page >= lastPage;
   // Keep the current size selectable even if it is not one of the offered choices.
-  const sizes = pageSizes.includes(pageSize)
-    ? pageSizes
-    : [...pageSizes, pageSize].sort((a, b) => a - b);
+  const sizes =
+    !pageSizes || pageSizes.includes(pageSize)
+      ? pageSizes
+      : [...pageSizes, pageSize].sort((a, b) => a - b);
 
   return (
     <nav className={styles.pager} aria-label={label} aria-busy={isBusy || undefined}>
@@ -70,21 +71,25 @@ export function Pager({
         {summary ? <span>{summary}</span> : null}
       </p>
       <div className={styles.controls}>
-        <label className={styles.sizeLabel} htmlFor={sizeId}>
-          Page size
-        </label>
-        <select
-          id={sizeId}
-          className={styles.size}
-          value={pageSize}
-          onChange={(event) => onPageSizeChange(Number(event.target.value))}
-        >
-          {sizes.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
+        {sizes ? (
+          <>
+            <label className={styles.sizeLabel} htmlFor={sizeId}>
+              Page size
+            </label>
+            <select
+              id={sizeId}
+              className={styles.size}
+              value={pageSize}
+              onChange={(event) => onPageSizeChange?.(Number(event.target.value))}
+            >
+              {sizes.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : null}
         <Button
           size="small"
           aria-disabled={isPrevDisabled}

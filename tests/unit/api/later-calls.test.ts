@@ -9,7 +9,9 @@ import {
   DEFAULT_ISR_EVENTS_QUERY,
   isrSummaryErrorMessage,
 } from '../../../src/api/isr';
-import { DEFAULT_LOGS_QUERY, fetchLogs } from '../../../src/api/logs';
+import { fetchLogs } from '../../../src/api/logs';
+import { defaultListQuery } from '../../../src/domain/list';
+import { LOGS_LIST } from '../../../src/domain/logs';
 import {
   enforceNow,
   fetchDiag,
@@ -124,11 +126,11 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
         }),
       ),
     );
-    const page = await fetchLogs(DEFAULT_LOGS_QUERY);
+    const page = await fetchLogs(defaultListQuery(LOGS_LIST));
     expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({ page: '1', pageSize: '50' });
     expect(page).toEqual({
       rows: [
-        { ts: '2026-11-20T11:59:01Z', level: 'warn', msg: 'slow query', context: { ms: 812 } },
+        { id: '#0', ts: '2026-11-20T11:59:01Z', level: 'warn', msg: 'slow query', context: { ms: 812 } },
       ],
       total: 1,
       totalPages: 1,

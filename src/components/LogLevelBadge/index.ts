@@ -1,0 +1,1 @@
+export { LogLevelBadge, type LogLevelBadgeProps } from './LogLevelBadge';

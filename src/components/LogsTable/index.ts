@@ -1,0 +1,1 @@
+export { LogsTable, LOGS_COLUMNS, type LogsTableProps } from './LogsTable';

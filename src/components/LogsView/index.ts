@@ -1,0 +1,1 @@
+export { LogsView, LOGS_FILTER_FIELDS, type LogsViewProps } from './LogsView';
