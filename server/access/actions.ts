@@ -19,11 +19,20 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { AppDeps } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
-import { DISCOURSE_NOT_CONFIGURED, syncForumAccess, type DiscourseOutcome } from '../discourse/client';
-import { iso, normaliseEmail, parseUtcDate } from './params';
+import {
+  DISCOURSE_NOT_CONFIGURED,
+  syncForumAccess,
+  type DiscourseOutcome,
+} from '../discourse/client';
+import { z } from 'zod';
+import { validate } from '../http/body';
+import { dateTimeField, emailField } from '../http/fields';
+import { iso } from './params';
+import type { MgStatus } from '../vocabulary';
 
 /** The action names of POST /users/actions/{kind} (§7). */
-export type AccessActionKind = 'grant' | 'grant_on_date' | 'revoke_now' | 'revoke_deferred' | 'revoke_on_date';
+export type AccessActionKind =
+  'grant' | 'grant_on_date' | 'revoke_now' | 'revoke_deferred' | 'revoke_on_date';
 export const ACCESS_ACTION_KINDS: readonly AccessActionKind[] = [
   'grant',
   'grant_on_date',
@@ -43,7 +52,7 @@ export interface AccessActionRequest {
 export interface AccessActionResult {
   ok: true;
   email: string;
-  mg_status: 'active' | 'cancelled';
+  mg_status: MgStatus;
   expires_at: string | null;
   scheduled_expires_at: string | null;
   discourse: DiscourseOutcome;
@@ -56,43 +65,34 @@ const DATE_FIELD: Partial<Record<AccessActionKind, 'until' | 'date'>> = {
 };
 
 /**
- * Validates an action body → AccessActionRequest. Throws 400 (with `issues`) when email is missing,
- * not a string or not an address, or when the date field is missing or not 'YYYY-MM-DD HH:MM:SS' UTC.
+ * The zod schema of the JSON body of action `kind` (§7): `{email}`, plus `{until}` for
+ * grant_on_date and `{date}` for revoke_on_date ('YYYY-MM-DD HH:MM:SS' UTC) → AccessActionRequest.
+ * Unknown keys are ignored. Run it with parseJsonBody (server/http/body.ts): a missing or
+ * malformed field answers 400 with `issues` (e.g. [{path:'email', message:"'x' is not an email address"}]).
  */
-export function parseActionBody(kind: AccessActionKind, body: Record<string, unknown>): AccessActionRequest {
-  const issues: { path: string; message: string }[] = [];
-  let email: string | null = null;
-  if (body.email === undefined || body.email === null || body.email === '') {
-    issues.push({ path: 'email', message: 'email is required' });
-  } else if (typeof body.email !== 'string') {
-    issues.push({ path: 'email', message: 'email must be a string' });
-  } else {
-    email = normaliseEmail(body.email);
-    if (email === null) issues.push({ path: 'email', message: `'${body.email}' is not an email address` });
-  }
-  let at: Date | null = null;
+export function actionBodySchema(kind: AccessActionKind): z.ZodType<AccessActionRequest> {
   const field = DATE_FIELD[kind];
-  if (field) {
-    const raw = body[field];
-    if (raw === undefined || raw === null || raw === '') {
-      issues.push({ path: field, message: `${field} is required (UTC 'YYYY-MM-DD HH:MM:SS')` });
-    } else if (typeof raw !== 'string') {
-      issues.push({ path: field, message: `${field} must be a string (UTC 'YYYY-MM-DD HH:MM:SS')` });
-    } else {
-      const parsed = parseUtcDate(raw);
-      if (parsed === null) issues.push({ path: field, message: `${field} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS' (got '${raw}')` });
-      else at = parsed.at;
-    }
+  if (field === 'until') {
+    return z
+      .object({ email: emailField(), until: dateTimeField('until') })
+      .transform((b) => ({ kind, email: b.email, at: b.until }));
   }
-  if (issues.length > 0 || email === null) {
-    throw badRequest(issues.map((i) => i.message).join('; '), issues);
+  if (field === 'date') {
+    return z
+      .object({ email: emailField(), date: dateTimeField('date') })
+      .transform((b) => ({ kind, email: b.email, at: b.date }));
   }
-  return { kind, email, at };
+  return z.object({ email: emailField() }).transform((b) => ({ kind, email: b.email, at: null }));
+}
+
+/** Validates an action body already read as a value → AccessActionRequest, or throws the 400 of actionBodySchema. */
+export function parseActionBody(kind: AccessActionKind, body: unknown): AccessActionRequest {
+  return validate(actionBodySchema(kind), body);
 }
 
 interface MemberState {
   id: number;
-  mg_status: 'active' | 'cancelled';
+  mg_status: MgStatus;
   expires_at: Date | null;
   period_end: Date | null;
 }
@@ -105,7 +105,12 @@ export async function insertLog(
   msg: string,
   context: Record<string, unknown>,
 ): Promise<void> {
-  await db.query('INSERT INTO logs (ts, level, msg, context) VALUES ($1, $2, $3, $4)', [ts, level, msg, JSON.stringify(context)]);
+  await db.query('INSERT INTO logs (ts, level, msg, context) VALUES ($1, $2, $3, $4)', [
+    ts,
+    level,
+    msg,
+    JSON.stringify(context),
+  ]);
 }
 
 /**
@@ -137,12 +142,10 @@ export async function applyAccessAction(
     if (!member) throw notFound(`No user with email ${email}`);
 
     const next = nextState(kind, member, req.at, now, email);
-    await tx.query('UPDATE members SET mg_status = $1, expires_at = $2, updated_at = $3 WHERE id = $4', [
-      next.mgStatus,
-      next.expiresAt,
-      now,
-      member.id,
-    ]);
+    await tx.query(
+      'UPDATE members SET mg_status = $1, expires_at = $2, updated_at = $3 WHERE id = $4',
+      [next.mgStatus, next.expiresAt, now, member.id],
+    );
     await insertLog(tx, now, 'info', `access.${kind}`, {
       email,
       action: kind,
@@ -155,17 +158,33 @@ export async function applyAccessAction(
   });
 
   const expiresAt = iso(state.expiresAt);
-  const scheduled = kind === 'grant_on_date' || kind === 'revoke_deferred' || kind === 'revoke_on_date' ? expiresAt : null;
+  const scheduled =
+    kind === 'grant_on_date' || kind === 'revoke_deferred' || kind === 'revoke_on_date'
+      ? expiresAt
+      : null;
   let discourse: DiscourseOutcome;
   if (deps.config.discourse === null) discourse = DISCOURSE_NOT_CONFIGURED;
-  else if (kind === 'grant' || kind === 'grant_on_date') discourse = await syncForumAccess(deps.config.discourse, 'grant', email);
-  else if (kind === 'revoke_now') discourse = await syncForumAccess(deps.config.discourse, 'revoke', email);
-  else discourse = { skipped: true, reason: `Access continues until ${expiresAt}; the forum is updated when the expiration runs` };
+  else if (kind === 'grant' || kind === 'grant_on_date')
+    discourse = await syncForumAccess(deps.config.discourse, 'grant', email);
+  else if (kind === 'revoke_now')
+    discourse = await syncForumAccess(deps.config.discourse, 'revoke', email);
+  else
+    discourse = {
+      skipped: true,
+      reason: `Access continues until ${expiresAt}; the forum is updated when the expiration runs`,
+    };
 
   if ('ok' in discourse && discourse.ok === false) {
     await logDiscourseFailure(deps, email, kind, discourse);
   }
-  return { ok: true, email, mg_status: state.mgStatus, expires_at: expiresAt, scheduled_expires_at: scheduled, discourse };
+  return {
+    ok: true,
+    email,
+    mg_status: state.mgStatus,
+    expires_at: expiresAt,
+    scheduled_expires_at: scheduled,
+    discourse,
+  };
 }
 
 /** Records a failed forum sync as a warn row (outside the access transaction; never throws). */
@@ -176,9 +195,17 @@ export async function logDiscourseFailure(
   outcome: Extract<DiscourseOutcome, { ok: false }>,
 ): Promise<void> {
   try {
-    await insertLog(deps.db, deps.now(), 'warn', 'discourse.error', { email, action, status: outcome.status, error: outcome.error });
+    await insertLog(deps.db, deps.now(), 'warn', 'discourse.error', {
+      email,
+      action,
+      status: outcome.status,
+      error: outcome.error,
+    });
   } catch (err) {
-    deps.log.warn({ err: err instanceof Error ? err.message : String(err), email, action }, 'could not log a Discourse failure');
+    deps.log.warn(
+      { err: err instanceof Error ? err.message : String(err), email, action },
+      'could not log a Discourse failure',
+    );
   }
 }
 
@@ -189,14 +216,15 @@ function nextState(
   at: Date | null,
   now: Date,
   email: string,
-): { mgStatus: 'active' | 'cancelled'; expiresAt: Date | null } {
+): { mgStatus: MgStatus; expiresAt: Date | null } {
   const nowMs = now.getTime();
   const requireFuture = (d: Date | null, field: string, hint: string): Date => {
     if (d === null) throw badRequest(`${field} is required`);
     if (d.getTime() <= nowMs) {
-      throw badRequest(`${field} ${d.toISOString()} is not in the future (now ${now.toISOString()}); ${hint}`, [
-        { path: field, message: 'must be in the future' },
-      ]);
+      throw badRequest(
+        `${field} ${d.toISOString()} is not in the future (now ${now.toISOString()}); ${hint}`,
+        [{ path: field, message: 'must be in the future' }],
+      );
     }
     return d;
   };
@@ -213,11 +241,15 @@ function nextState(
     case 'grant':
       return { mgStatus: 'active', expiresAt: null };
     case 'grant_on_date':
-      return { mgStatus: 'active', expiresAt: requireFuture(at, 'until', 'use revoke_now to end access now') };
+      return {
+        mgStatus: 'active',
+        expiresAt: requireFuture(at, 'until', 'use revoke_now to end access now'),
+      };
     case 'revoke_now':
       return {
         mgStatus: 'cancelled',
-        expiresAt: member.mg_status === 'cancelled' && member.expires_at !== null ? member.expires_at : now,
+        expiresAt:
+          member.mg_status === 'cancelled' && member.expires_at !== null ? member.expires_at : now,
       };
     case 'revoke_deferred': {
       requireActive();
@@ -235,6 +267,9 @@ function nextState(
     }
     case 'revoke_on_date':
       requireActive();
-      return { mgStatus: 'active', expiresAt: requireFuture(at, 'date', 'use revoke_now to revoke immediately') };
+      return {
+        mgStatus: 'active',
+        expiresAt: requireFuture(at, 'date', 'use revoke_now to revoke immediately'),
+      };
   }
 }

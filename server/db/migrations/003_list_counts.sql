@@ -1,0 +1,54 @@
+-- Lists at 100k customers (issue 11).
+--
+-- 1. Exact row counts of the list tables, kept by statement-level triggers, so an unfiltered list
+--    reads its total in O(1) instead of count(*) over every row (server/db/list.ts rowCountSql).
+--    INSERT (also COPY and INSERT … ON CONFLICT: only inserted rows are in the transition table),
+--    DELETE and TRUNCATE keep the count exact; UPDATE does not change it. Concurrent writers
+--    serialise on the table's one counter row until they commit, which the admin write rates
+--    (webhooks, access actions) never notice.
+CREATE TABLE row_counts (
+  table_name  TEXT PRIMARY KEY,
+  n           BIGINT NOT NULL CHECK (n >= 0)
+);
+
+CREATE FUNCTION row_counts_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE row_counts SET n = n + (SELECT count(*) FROM new_rows) WHERE table_name = TG_TABLE_NAME;
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION row_counts_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE row_counts SET n = n - (SELECT count(*) FROM old_rows) WHERE table_name = TG_TABLE_NAME;
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION row_counts_after_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE row_counts SET n = 0 WHERE table_name = TG_TABLE_NAME;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER subscriptions_count_insert AFTER INSERT ON subscriptions
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION row_counts_after_insert();
+CREATE TRIGGER subscriptions_count_delete AFTER DELETE ON subscriptions
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION row_counts_after_delete();
+CREATE TRIGGER subscriptions_count_truncate AFTER TRUNCATE ON subscriptions
+  FOR EACH STATEMENT EXECUTE FUNCTION row_counts_after_truncate();
+
+CREATE TRIGGER members_count_insert AFTER INSERT ON members
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION row_counts_after_insert();
+CREATE TRIGGER members_count_delete AFTER DELETE ON members
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION row_counts_after_delete();
+CREATE TRIGGER members_count_truncate AFTER TRUNCATE ON members
+  FOR EACH STATEMENT EXECUTE FUNCTION row_counts_after_truncate();
+
+-- CREATE TRIGGER locks both tables against writes until this migration commits, so no row slips
+-- between the triggers and the initial counts.
+INSERT INTO row_counts (table_name, n)
+SELECT 'subscriptions', count(*) FROM subscriptions
+UNION ALL
+SELECT 'members', count(*) FROM members;
