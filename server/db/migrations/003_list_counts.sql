@@ -52,3 +52,9 @@ INSERT INTO row_counts (table_name, n)
 SELECT 'subscriptions', count(*) FROM subscriptions
 UNION ALL
 SELECT 'members', count(*) FROM members;
+
+-- 2. Indexes for filter combinations the Users and Subscriptions filter rows offer together, so a
+--    filtered list reads only its matches instead of intersecting two large bitmaps (issue 11):
+--    provider + provider status, and cadence + start date range.
+CREATE INDEX subscriptions_provider_status_idx ON subscriptions (provider, status, id);
+CREATE INDEX subscriptions_cadence_start_idx ON subscriptions (cadence, start_date, id);
