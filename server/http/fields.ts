@@ -43,7 +43,7 @@ export function intParam(name: string, min: number, max: number, fallback: numbe
   return optionalQuery(
     z
       .string()
-      .regex(/^\d{1,16}$/, { error: (iss) => message(iss.input) })
+      .regex(/^\d{1,16}$/, { error: (iss) => message(iss.input), abort: true })
       .refine((t) => Number(t) >= min && Number(t) <= max, { error: (iss) => message(iss.input) })
       .transform(Number),
   ).transform((v) => v ?? fallback);
@@ -70,7 +70,7 @@ export function rowIdParam(name = 'row_id') {
   return optionalQuery(
     z
       .string()
-      .regex(/^\d{1,15}$/, { error: (iss) => message(iss.input) })
+      .regex(/^\d{1,15}$/, { error: (iss) => message(iss.input), abort: true })
       .refine((t) => Number(t) >= 1, { error: (iss) => message(iss.input) })
       .transform(Number),
   );
