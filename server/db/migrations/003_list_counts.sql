@@ -1,4 +1,5 @@
--- Lists at 100k customers (issue 11).
+-- Lists at 100k customers (issue 11): exact totals without count(*), and indexes for the
+-- filtered lists. Portable PostgreSQL (PGlite and PostgreSQL 15).
 --
 -- 1. Exact row counts of the list tables, kept by statement-level triggers, so an unfiltered list
 --    reads its total in O(1) instead of count(*) over every row (server/db/list.ts rowCountSql).
@@ -58,3 +59,14 @@ SELECT 'members', count(*) FROM members;
 --    provider + provider status, and cadence + start date range.
 CREATE INDEX subscriptions_provider_status_idx ON subscriptions (provider, status, id);
 CREATE INDEX subscriptions_cadence_start_idx ON subscriptions (cadence, start_date, id);
+
+-- 3. Covering member indexes: a filtered Users list reads each match's (id, updated_at) — the
+--    row id and the default sort key — straight from the index that found it (index-only scan)
+--    instead of visiting the member row: the subscription join (provider / status / cadence /
+--    start filters), the mg_status and expiry filters (and the expiration run), and the email
+--    filter's customer join. Same leading columns as the indexes they replace.
+DROP INDEX members_subscription_idx;
+CREATE INDEX members_subscription_idx ON members (subscription_id) INCLUDE (id, updated_at);
+DROP INDEX members_status_expires_idx;
+CREATE INDEX members_status_expires_idx ON members (mg_status, expires_at) INCLUDE (id, updated_at);
+CREATE INDEX members_customer_cover_idx ON members (customer_id) INCLUDE (id, updated_at);
