@@ -13,6 +13,9 @@
  * - page ≥ 1, pageSize 1..200 (§9 sizes 20, 50, 100, 200), default 50.
  * - POST /subscriptions/refresh re-reads LemonSqueezy subscriptions when LEMONSQUEEZY_API_KEY is
  *   set (server/access/refresh.ts); without provider keys it answers 200 {ok:false, refreshed:0}.
+ * - The list query is server/db/list.ts pagedList (rows + total in one round trip); every query
+ *   string and action body is a zod schema (subscriptionsListQuery, subscriptionDetailQuery,
+ *   actionBodySchema): bad input answers 400 with issues.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';

@@ -6,7 +6,7 @@
  * Decisions where the specification is open:
  * - mg_status filter: 'scheduled' = mg_status active with expires_at after now; 'active' = mg_status
  *   active WITHOUT a future expiry (so the two never overlap); 'cancelled' = mg_status cancelled.
- * - provider_status 'trialing' also matches LemonSqueezy's 'on_trial' (server/access/statuses.ts).
+ * - provider_status 'trialing' also matches LemonSqueezy's 'on_trial' (server/vocabulary.ts statusesMatching).
  * - Dates are UTC; a date-only `_to` includes its whole day; from after to is a 400.
  * - totalPages = max(1, ceil(total / pageSize)): an empty list is "page 1 of 1", so the console's
  *   clamp of the page to [1, totalPages] stays valid. A page past the end answers no rows.
@@ -16,6 +16,8 @@
  *   first by the subscription's id, so paging is stable and the sort indexes are usable.
  * - updated_at of a row is the member row's updated_at (changed by every access action).
  * - mg_status_label is always null: the console derives the label (§4) from mg_status + expires_at.
+ * - The page query is server/db/list.ts pagedList (rows + total in one round trip); input is the
+ *   zod schema usersListQuery (400 with issues).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
