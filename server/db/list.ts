@@ -46,7 +46,9 @@ export class Where {
 
   /**
    * Adds the condition `sql` (ANDed with the others), where each '?' becomes the next parameter
-   * placeholder bound to the next of `values`. Returns this, for chaining.
+   * placeholder bound to the next of `values` (every '?' is a placeholder: write the jsonb `?`
+   * operator as jsonb_exists(col, ?)). Throws when placeholders and values differ in number.
+   * Returns this, for chaining.
    */
   add(sql: string, ...values: unknown[]): this {
     let i = 0;
