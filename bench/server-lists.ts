@@ -1,8 +1,11 @@
 /**
- * Benchmark of the Users and Subscriptions lists (issue #3): an in-memory PGlite seeded with the
- * demo data (server/seed, 100 000 customers by default), then typical list queries sent through
+ * Benchmark of the Users and Subscriptions lists (issues #3, #11): an in-memory PGlite seeded with
+ * the demo data (server/seed, 100 000 customers by default, ending with VACUUM ANALYZE), then
+ * typical list queries sent through
  * the real route handlers (`app.request` on a Hono app mounting the feature routers), each
- * BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms per query.
+ * BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms per query: wall clock,
+ * and the process CPU time per request (PGlite runs in this thread, so CPU time is the work done,
+ * which other load on a shared machine disturbs far less than wall clock).
  *
  *   npx tsx bench/server-lists.ts                  # 100k customers, 30 runs
  *   BENCH_CUSTOMERS=20000 BENCH_RUNS=10 npx tsx bench/server-lists.ts
@@ -10,9 +13,10 @@
  *   BENCH_DATA_DIR=/tmp/bench-db npx tsx bench/server-lists.ts   # keep the seeded database on disk
  *                                                   # and reuse it on the next run (seeding 100k is slow)
  *
- * --explain records the SQL the handlers send (a recording proxy around the database) and prints
- * EXPLAIN for the page query, so index use can be checked on the large dataset. Timings are
- * measurements only; no test asserts them.
+ * --explain records the SQL the handlers send (a recording proxy around the database), prints
+ * EXPLAIN for each query and adds the scans each one uses (indexes, or a Seq Scan) to the results
+ * table, so index use can be checked on the large dataset. Timings are measurements only; no test
+ * asserts them. Figures and how to read them: bench/README.md.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../server/db';
@@ -62,8 +66,7 @@ async function main(): Promise<void> {
   const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
   const have = existing.rows[0]?.n ?? 0;
   if (have === 0) {
-    await seedDemoData(db, { customers: CUSTOMERS, seed: 42, now: NOW });
-    await db.exec('ANALYZE');
+    await seedDemoData(db, { customers: CUSTOMERS, seed: 42, now: NOW }); // ends with VACUUM ANALYZE
   } else if (have !== CUSTOMERS) {
     throw new Error(
       `${dataDir} holds ${have} customers, not ${CUSTOMERS}; use another BENCH_DATA_DIR`,
@@ -78,7 +81,7 @@ async function main(): Promise<void> {
   console.log(
     `database (${dataDir}): open ${((tOpen - t0) / 1000).toFixed(1)} s, ` +
       (have === 0
-        ? `seed ${CUSTOMERS} customers + ANALYZE ${((tSeed - tOpen) / 1000).toFixed(1)} s`
+        ? `seed ${CUSTOMERS} customers + VACUUM ANALYZE ${((tSeed - tOpen) / 1000).toFixed(1)} s`
         : 'reused') +
       ` (${CUSTOMERS} customers, ${c?.subs} subscriptions, ${c?.members} members, ${c?.orders} ClickBank orders)`,
   );
@@ -132,55 +135,102 @@ async function main(): Promise<void> {
     ['expiration dry run', '/maintenance/run-expiration?dryRun=true'],
   ];
 
-  const results: { name: string; p50: number; p95: number; total: string }[] = [];
+  // One untimed pass over every query first, so the first rows of the table do not pay for
+  // warming the engine (WebAssembly tier-up, catalog caches) that a running server has done long ago.
+  for (const [, path] of queries) await (await app.request(path)).text();
+
+  const results: {
+    name: string;
+    p50: number;
+    p95: number;
+    cpu50: number;
+    cpu95: number;
+    total: string;
+    indexes: string;
+  }[] = [];
   for (const [name, path] of queries) {
     const times: number[] = [];
+    const cpus: number[] = [];
     let total = '';
+    let indexes = '';
     for (let i = 0; i < WARMUP + RUNS; i++) {
       rec.log.length = 0;
+      const cpu0 = process.cpuUsage();
       const started = performance.now();
       const res = await app.request(path);
       const text = await res.text();
       const ms = performance.now() - started;
+      const cpu = process.cpuUsage(cpu0);
       if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${text}`);
-      if (i >= WARMUP) times.push(ms);
+      if (i >= WARMUP) {
+        times.push(ms);
+        cpus.push((cpu.user + cpu.system) / 1000);
+      }
       if (i === 0) {
         const body = JSON.parse(text) as { total?: number; affected_count?: number };
         total = String(body.total ?? body.affected_count ?? '');
-        if (EXPLAIN) await explain(db, name, rec.log);
+        if (EXPLAIN) indexes = await explain(db, name, rec.log);
       }
     }
-    results.push({ name, p50: percentile(times, 50), p95: percentile(times, 95), total });
+    results.push({
+      name,
+      p50: percentile(times, 50),
+      p95: percentile(times, 95),
+      cpu50: percentile(cpus, 50),
+      cpu95: percentile(cpus, 95),
+      total,
+      indexes,
+    });
   }
 
   const width = Math.max(...results.map((r) => r.name.length));
+  const cols = ['p50 ms', 'p95 ms', 'cpu p50', 'cpu p95'].map((c) => c.padStart(8)).join('  ');
   console.log(
-    `\n${'query'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'total'.padStart(7)}`,
+    `\n${'query'.padEnd(width)}  ${cols}  ${'total'.padStart(7)}${EXPLAIN ? '  scans (index or Seq Scan)' : ''}`,
   );
-  console.log(`${'-'.repeat(width)}  --------  --------  -------`);
+  console.log(
+    `${'-'.repeat(width)}  ${Array(4).fill('--------').join('  ')}  -------${EXPLAIN ? '  --------------------------' : ''}`,
+  );
   for (const r of results) {
-    console.log(
-      `${r.name.padEnd(width)}  ${r.p50.toFixed(1).padStart(8)}  ${r.p95.toFixed(1).padStart(8)}  ${r.total.padStart(7)}`,
-    );
+    const figures = [r.p50, r.p95, r.cpu50, r.cpu95]
+      .map((v) => v.toFixed(1).padStart(8))
+      .join('  ');
+    const line = `${r.name.padEnd(width)}  ${figures}  ${r.total.padStart(7)}`;
+    console.log(EXPLAIN ? `${line}  ${r.indexes}` : line);
   }
   console.log(
-    `\n${RUNS} runs per query after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; Node ${process.version}.`,
+    `\n${RUNS} runs per query after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; Node ${process.version}. ` +
+      'p50/p95: wall-clock ms per request; cpu: process CPU ms per request (less sensitive to other load on the machine).',
   );
   await db.close();
 }
 
-/** Prints the plan of each SELECT / WITH query the last request sent (EXPLAIN with the same parameters). */
+/**
+ * Prints the plan of each SELECT / WITH query the last request sent (EXPLAIN with the same
+ * parameters) → a summary of its scans for the results table: the indexes used (in plan order,
+ * each once) and any sequential scan, e.g. 'members_updated_at_idx, customers_pkey, Seq Scan on logs'.
+ */
 async function explain(
   db: PGlite,
   name: string,
   log: { sql: string; params: unknown[] }[],
-): Promise<void> {
+): Promise<string> {
   console.log(`\n=== ${name}`);
+  const scans: string[] = [];
   for (const q of log) {
     if (!/^\s*(SELECT|WITH)/i.test(q.sql)) continue;
     const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.sql}`, q.params);
-    console.log(plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
+    const lines = plan.rows.map((r) => r['QUERY PLAN']);
+    console.log(lines.map((l) => `  ${l}`).join('\n'));
+    for (const l of lines) {
+      const m =
+        / using (\S+)/.exec(l) ??
+        /Bitmap Index Scan on (\S+)/.exec(l) ??
+        /(Seq Scan on \S+)/.exec(l);
+      if (m?.[1] && !scans.includes(m[1])) scans.push(m[1]);
+    }
   }
+  return scans.join(', ');
 }
 
 await main();

@@ -24,7 +24,11 @@ import {
   syncForumAccess,
   type DiscourseOutcome,
 } from '../discourse/client';
-import { iso, normaliseEmail, parseUtcDate } from './params';
+import { z } from 'zod';
+import { validate } from '../http/body';
+import { dateTimeField, emailField } from '../http/fields';
+import { iso } from './params';
+import type { MgStatus } from '../vocabulary';
 
 /** The action names of POST /users/actions/{kind} (§7). */
 export type AccessActionKind =
@@ -48,7 +52,7 @@ export interface AccessActionRequest {
 export interface AccessActionResult {
   ok: true;
   email: string;
-  mg_status: 'active' | 'cancelled';
+  mg_status: MgStatus;
   expires_at: string | null;
   scheduled_expires_at: string | null;
   discourse: DiscourseOutcome;
@@ -61,54 +65,34 @@ const DATE_FIELD: Partial<Record<AccessActionKind, 'until' | 'date'>> = {
 };
 
 /**
- * Validates an action body → AccessActionRequest. Throws 400 (with `issues`) when email is missing,
- * not a string or not an address, or when the date field is missing or not 'YYYY-MM-DD HH:MM:SS' UTC.
+ * The zod schema of the JSON body of action `kind` (§7): `{email}`, plus `{until}` for
+ * grant_on_date and `{date}` for revoke_on_date ('YYYY-MM-DD HH:MM:SS' UTC) → AccessActionRequest.
+ * Unknown keys are ignored. Run it with parseJsonBody (server/http/body.ts): a missing or
+ * malformed field answers 400 with `issues` (e.g. [{path:'email', message:"'x' is not an email address"}]).
  */
-export function parseActionBody(
-  kind: AccessActionKind,
-  body: Record<string, unknown>,
-): AccessActionRequest {
-  const issues: { path: string; message: string }[] = [];
-  let email: string | null = null;
-  if (body.email === undefined || body.email === null || body.email === '') {
-    issues.push({ path: 'email', message: 'email is required' });
-  } else if (typeof body.email !== 'string') {
-    issues.push({ path: 'email', message: 'email must be a string' });
-  } else {
-    email = normaliseEmail(body.email);
-    if (email === null)
-      issues.push({ path: 'email', message: `'${body.email}' is not an email address` });
-  }
-  let at: Date | null = null;
+export function actionBodySchema(kind: AccessActionKind): z.ZodType<AccessActionRequest> {
   const field = DATE_FIELD[kind];
-  if (field) {
-    const raw = body[field];
-    if (raw === undefined || raw === null || raw === '') {
-      issues.push({ path: field, message: `${field} is required (UTC 'YYYY-MM-DD HH:MM:SS')` });
-    } else if (typeof raw !== 'string') {
-      issues.push({
-        path: field,
-        message: `${field} must be a string (UTC 'YYYY-MM-DD HH:MM:SS')`,
-      });
-    } else {
-      const parsed = parseUtcDate(raw);
-      if (parsed === null)
-        issues.push({
-          path: field,
-          message: `${field} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS' (got '${raw}')`,
-        });
-      else at = parsed.at;
-    }
+  if (field === 'until') {
+    return z
+      .object({ email: emailField(), until: dateTimeField('until') })
+      .transform((b) => ({ kind, email: b.email, at: b.until }));
   }
-  if (issues.length > 0 || email === null) {
-    throw badRequest(issues.map((i) => i.message).join('; '), issues);
+  if (field === 'date') {
+    return z
+      .object({ email: emailField(), date: dateTimeField('date') })
+      .transform((b) => ({ kind, email: b.email, at: b.date }));
   }
-  return { kind, email, at };
+  return z.object({ email: emailField() }).transform((b) => ({ kind, email: b.email, at: null }));
+}
+
+/** Validates an action body already read as a value → AccessActionRequest, or throws the 400 of actionBodySchema. */
+export function parseActionBody(kind: AccessActionKind, body: unknown): AccessActionRequest {
+  return validate(actionBodySchema(kind), body);
 }
 
 interface MemberState {
   id: number;
-  mg_status: 'active' | 'cancelled';
+  mg_status: MgStatus;
   expires_at: Date | null;
   period_end: Date | null;
 }
@@ -232,7 +216,7 @@ function nextState(
   at: Date | null,
   now: Date,
   email: string,
-): { mgStatus: 'active' | 'cancelled'; expiresAt: Date | null } {
+): { mgStatus: MgStatus; expiresAt: Date | null } {
   const nowMs = now.getTime();
   const requireFuture = (d: Date | null, field: string, hint: string): Date => {
     if (d === null) throw badRequest(`${field} is required`);

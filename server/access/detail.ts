@@ -20,6 +20,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { iso } from './params';
+import type { Provider } from '../vocabulary';
 
 /** §3 Subscription detail with docs/api.md snake_case keys. Instants ISO UTC or null; money in cents. */
 export interface SubscriptionDetailJson {
@@ -70,7 +71,7 @@ export interface DetailSource {
   customer_id: number;
   email: string;
   customer_name: string | null;
-  provider: 'lemonsqueezy' | 'clickbank';
+  provider: Provider;
   provider_id: string;
   status: string;
   cadence: string;
@@ -110,7 +111,7 @@ const SOURCE_SQL = `SELECT s.id, s.customer_id, c.email, c.name AS customer_name
 /** Loads the subscription (provider, provider_id) → DetailSource or null. */
 export async function findByProviderId(
   db: PGlite,
-  provider: string,
+  provider: Provider,
   providerId: string,
 ): Promise<DetailSource | null> {
   const r = await db.query<DetailSource>(

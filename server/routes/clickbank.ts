@@ -7,22 +7,26 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import { ordersByEmail, type OrderJson } from '../access/detail';
-import { normaliseEmail, queryText } from '../access/params';
+import { z } from 'zod';
 import { badRequest } from '../errors';
+import { parseQuery } from '../http/body';
+import { emailParam } from '../http/fields';
 
 /** The GET /clickbank/orders answer. */
 export interface ClickbankOrdersJson {
   local: { clickbank_details: OrderJson[] };
 }
 
+/** The query string of GET /clickbank/orders: `email` (required; checked in the handler for its own message). */
+export const clickbankOrdersQuery = z.object({ email: emailParam('email') });
+
 /** Builds the ClickBank router (paths relative to the API prefix): GET /clickbank/orders. */
 export function clickbankRoutes(deps: AppDeps): Hono {
   const r = new Hono();
   r.get('/clickbank/orders', async (c) => {
-    const text = queryText(c.req.query(), 'email');
-    if (text === undefined) throw badRequest('email is required');
-    const email = normaliseEmail(text);
-    if (email === null) throw badRequest(`email must be an email address (got '${text}')`);
+    const { email } = parseQuery(c, clickbankOrdersQuery);
+    if (email === undefined)
+      throw badRequest('email is required', [{ path: 'email', message: 'email is required' }]);
     const answer: ClickbankOrdersJson = {
       local: { clickbank_details: await ordersByEmail(deps.db, email) },
     };

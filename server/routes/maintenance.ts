@@ -10,39 +10,39 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import { runExpiration } from '../access/expiration';
-import { queryText } from '../access/params';
-import { badRequest } from '../errors';
+import { z } from 'zod';
+import { parseJsonBody, parseQuery } from '../http/body';
+
+/** GET /maintenance/run-expiration query: `dryRun` may only be true (or 1): a GET never applies. */
+export const expirationPreviewQuery = z.object({
+  dryRun: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .regex(/^(true|1)$/i, {
+        error: (iss) =>
+          `GET only previews (dryRun=true); POST {"dryRun": false} to apply (got dryRun=${String(iss.input)})`,
+      })
+      .optional(),
+  ),
+});
+
+/** POST /maintenance/run-expiration body: `{dryRun?: boolean}`; empty or without dryRun = apply. */
+export const expirationRunBody = z.object({
+  dryRun: z.boolean({ error: 'dryRun must be true or false' }).optional(),
+});
 
 /** Builds the Maintenance router (paths relative to the API prefix): GET and POST /maintenance/run-expiration. */
 export function maintenanceRoutes(deps: AppDeps): Hono {
   const r = new Hono();
   r.get('/maintenance/run-expiration', async (c) => {
-    const raw = queryText(c.req.query(), 'dryRun');
-    if (raw !== undefined && !/^(true|1)$/i.test(raw)) {
-      throw badRequest(
-        `GET only previews (dryRun=true); POST {"dryRun": false} to apply (got dryRun=${raw})`,
-      );
-    }
+    parseQuery(c, expirationPreviewQuery);
     return c.json(await runExpiration(deps, { dryRun: true }));
   });
   r.post('/maintenance/run-expiration', async (c) => {
-    const text = await c.req.text();
-    let dryRun = false;
-    if (text.trim() !== '') {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw badRequest('The body is not valid JSON');
-      }
-      if (body === null || typeof body !== 'object' || Array.isArray(body))
-        throw badRequest('The body must be a JSON object');
-      const v = (body as { dryRun?: unknown }).dryRun;
-      if (v !== undefined && typeof v !== 'boolean')
-        throw badRequest('dryRun must be true or false');
-      dryRun = v === true;
-    }
-    return c.json(await runExpiration(deps, { dryRun }));
+    const body = await parseJsonBody(c, expirationRunBody);
+    return c.json(await runExpiration(deps, { dryRun: body.dryRun === true }));
   });
   return r;
 }

@@ -13,10 +13,14 @@
  * - page ≥ 1, pageSize 1..200 (§9 sizes 20, 50, 100, 200), default 50.
  * - POST /subscriptions/refresh re-reads LemonSqueezy subscriptions when LEMONSQUEEZY_API_KEY is
  *   set (server/access/refresh.ts); without provider keys it answers 200 {ok:false, refreshed:0}.
+ * - The list query is server/db/list.ts pagedList (rows + total in one round trip); every query
+ *   string and action body is a zod schema (subscriptionsListQuery, subscriptionDetailQuery,
+ *   actionBodySchema): bad input answers 400 with issues.
  */
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { AppDeps } from '../context';
-import { applyAccessAction, parseActionBody, type AccessActionKind } from '../access/actions';
+import { actionBodySchema, applyAccessAction, type AccessActionKind } from '../access/actions';
 import {
   clickbankDetail,
   customerRevenueCents,
@@ -27,22 +31,23 @@ import {
   ordersBySubscription,
   type SubscriptionDetailJson,
 } from '../access/detail';
-import {
-  escapeLike,
-  iso,
-  normaliseEmail,
-  parseDateRange,
-  parseEnum,
-  parseIntParam,
-  parseRowId,
-  parseTextParam,
-  queryText,
-  readJsonObject,
-  type Query,
-} from '../access/params';
+import { iso } from '../access/params';
 import { refreshSubscriptions, type RefreshOptions } from '../access/refresh';
-import { parseProviderStatus } from '../access/statuses';
+import { containsPattern, pagedList, rowCountSql, Where } from '../db/list';
 import { badRequest, notFound } from '../errors';
+import { parseJsonBody, validate } from '../http/body';
+import {
+  checkDateRanges,
+  dateRangeParams,
+  emailParam,
+  enumParam,
+  pageParams,
+  providerStatusParam,
+  rangeOf,
+  rowIdParam,
+  textParam,
+} from '../http/fields';
+import { CADENCES, PROVIDERS, SORT_DIRECTIONS } from '../vocabulary';
 import { actorOf } from './users';
 
 /** Sortable keys of the Subscriptions screen (§2), in the specification's order. */
@@ -120,96 +125,80 @@ interface DbSubscriptionRow {
   updated_at: Date | null;
 }
 
+/** Date range filters of GET /subscriptions: `<prefix>_from` / `<prefix>_to` and the column each reads. */
+const DATE_FILTERS = [
+  ['start', 's.start_date'],
+  ['renew', 's.current_period_end'],
+  ['expire', 's.ends_at'],
+  ['updated', 's.updated_at'],
+] as const;
+
+/** The query string of GET /subscriptions (docs/api.md "Subscriptions"); unknown parameters are ignored. */
+export const subscriptionsListQuery = z
+  .object({
+    ...pageParams(SUBSCRIPTIONS_MAX_PAGE_SIZE, SUBSCRIPTIONS_DEFAULT_PAGE_SIZE),
+    sortKey: enumParam('sortKey', SUBSCRIPTION_SORT_KEYS),
+    sortDir: enumParam('sortDir', SORT_DIRECTIONS),
+    row_id: rowIdParam(),
+    email: textParam('email'),
+    provider: enumParam('provider', PROVIDERS),
+    provider_id: textParam('provider_id', 200),
+    provider_status: providerStatusParam('provider_status'),
+    cadence: enumParam('cadence', CADENCES),
+    ...dateRangeParams('start'),
+    ...dateRangeParams('renew'),
+    ...dateRangeParams('expire'),
+    ...dateRangeParams('updated'),
+  })
+  .superRefine(checkDateRanges(DATE_FILTERS.map(([prefix]) => prefix)));
+/** A validated GET /subscriptions query. */
+export type SubscriptionsListQuery = z.output<typeof subscriptionsListQuery>;
+
 /**
- * Runs the Subscriptions list query for `q` → SubscriptionsPageJson (§7 GET /subscriptions).
- * Throws 400 for an unknown sortKey/sortDir, malformed dates or ids, page < 1, pageSize outside
- * 1..200, or an unknown provider / cadence.
+ * Runs the Subscriptions list query for the raw query string `q` → SubscriptionsPageJson (§7 GET
+ * /subscriptions). Throws 400 (with issues) for an unknown sortKey/sortDir, malformed dates or
+ * ids, page < 1, pageSize outside 1..200, or an unknown provider / cadence.
  */
-export async function listSubscriptions(deps: AppDeps, q: Query): Promise<SubscriptionsPageJson> {
-  const page = parseIntParam(q, 'page', 1, 1_000_000, 1);
-  const pageSize = parseIntParam(
-    q,
-    'pageSize',
-    1,
-    SUBSCRIPTIONS_MAX_PAGE_SIZE,
-    SUBSCRIPTIONS_DEFAULT_PAGE_SIZE,
-  );
-  const sortKey = parseEnum(q, 'sortKey', SUBSCRIPTION_SORT_KEYS) ?? 'row_id';
-  const sortDir = parseEnum(q, 'sortDir', ['asc', 'desc'] as const) ?? 'desc';
+export async function listSubscriptions(
+  deps: AppDeps,
+  q: Record<string, string | undefined>,
+): Promise<SubscriptionsPageJson> {
+  const v = validate(subscriptionsListQuery, q);
+  const sortKey = v.sortKey ?? 'row_id';
+  const w = new Where();
+  if (v.row_id !== undefined) w.add('s.id = ?', v.row_id);
+  if (v.email !== undefined)
+    w.need('customer').add(`c.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
+  if (v.provider !== undefined) w.add('s.provider = ?', v.provider);
+  if (v.provider_id !== undefined) w.add('s.provider_id = ?', v.provider_id);
+  if (v.provider_status !== undefined) w.add('s.status = ANY(?::text[])', v.provider_status);
+  if (v.cadence !== undefined) w.add('s.cadence = ?', v.cadence);
+  for (const [prefix, column] of DATE_FILTERS) {
+    const range = rangeOf(v, prefix);
+    if (range.from) w.add(`${column} >= ?`, range.from);
+    if (range.toExclusive) w.add(`${column} < ?`, range.toExclusive);
+  }
 
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  let needsCustomer = false;
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    parts.push(sql.replace('?', `$${params.length}`));
-  };
-  const rowId = parseRowId(q);
-  if (rowId !== undefined) add('s.id = ?', rowId);
-  const email = parseTextParam(q, 'email');
-  if (email !== undefined) {
-    needsCustomer = true;
-    add(`c.email LIKE ? ESCAPE '\\'`, `%${escapeLike(email.toLowerCase())}%`);
-  }
-  const provider = parseEnum(q, 'provider', ['lemonsqueezy', 'clickbank'] as const);
-  if (provider !== undefined) add('s.provider = ?', provider);
-  const providerId = parseTextParam(q, 'provider_id', 200);
-  if (providerId !== undefined) add('s.provider_id = ?', providerId);
-  const statuses = parseProviderStatus(q, 'provider_status');
-  if (statuses !== undefined) add('s.status = ANY(?::text[])', statuses);
-  const cadence = parseEnum(q, 'cadence', ['monthly', 'yearly'] as const);
-  if (cadence !== undefined) add('s.cadence = ?', cadence);
-  for (const [prefix, column] of [
-    ['start', 's.start_date'],
-    ['renew', 's.current_period_end'],
-    ['expire', 's.ends_at'],
-    ['updated', 's.updated_at'],
-  ] as const) {
-    const range = parseDateRange(q, prefix);
-    if (range.from) add(`${column} >= ?`, range.from);
-    if (range.toExclusive) add(`${column} < ?`, range.toExclusive);
-  }
-  const where = parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`;
-
-  // The page's ids are chosen first in a narrow query (customers joined only when the filter or
-  // sort needs them); then only those rows are joined with their customer (cheap deep pages).
-  // With filters, every match is computed once (MATERIALIZED), counted and cut, so a filter that
-  // correlates with the sort never walks the whole sort index; without, the sort index is read.
-  const dir = sortDir === 'desc' ? 'DESC' : 'ASC';
-  const key = SORT_SQL[sortKey];
-  const pageJoin =
-    needsCustomer || sortKey === 'email' ? ' JOIN customers c ON c.id = s.customer_id' : '';
-  const n = params.length;
-  const limitOffset = `LIMIT $${n + 1}::int OFFSET $${n + 2}::int`;
-  const columns = `s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
-            s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at`;
-  const joins = `JOIN subscriptions s ON s.id = p.id JOIN customers c ON c.id = s.customer_id ORDER BY p.k ${dir}, p.id ${dir}`;
-  const filtered = parts.length > 0;
-  const sql = filtered
-    ? `WITH f AS MATERIALIZED (SELECT s.id, ${key} AS k FROM subscriptions s${pageJoin} ${where}),
-            p AS (SELECT * FROM f p ORDER BY p.k ${dir}, p.id ${dir} ${limitOffset})
-       SELECT (SELECT count(*)::int FROM f) AS total, ${columns} FROM p ${joins}`
-    : `SELECT ${columns}
-         FROM (SELECT s.id, ${key} AS k FROM subscriptions s${pageJoin} ORDER BY ${key} ${dir}, s.id ${dir} ${limitOffset}) p
-       ${joins}`;
-  const rowsRes = await deps.db.query<DbSubscriptionRow & { total?: number }>(sql, [
-    ...params,
-    pageSize,
-    (page - 1) * pageSize,
-  ]);
-  const first = rowsRes.rows[0];
-  let total: number;
-  if (filtered && first?.total !== undefined) total = first.total;
-  else if (filtered && page === 1) total = 0;
-  else {
-    const countRes = await deps.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM subscriptions s${needsCustomer ? ' JOIN customers c ON c.id = s.customer_id' : ''} ${where}`,
-      params,
-    );
-    total = countRes.rows[0]?.n ?? 0;
-  }
+  const list = await pagedList<DbSubscriptionRow>(deps.db, {
+    from: 'subscriptions s',
+    id: 's.id',
+    joins: { customer: 'JOIN customers c ON c.id = s.customer_id' },
+    // row_id is the id itself: no separate key.
+    sort: {
+      keys: sortKey === 'row_id' ? [] : [SORT_SQL[sortKey]],
+      dir: v.sortDir ?? 'desc',
+      joins: sortKey === 'email' ? ['customer'] : [],
+    },
+    where: w,
+    unfilteredTotal: rowCountSql('subscriptions'),
+    columns: `s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
+            s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at`,
+    hydrate: 'JOIN subscriptions s ON s.id = p.id JOIN customers c ON c.id = s.customer_id',
+    page: v.page,
+    pageSize: v.pageSize,
+  });
   return {
-    rows: rowsRes.rows.map((r) => ({
+    rows: list.rows.map((r) => ({
       row_id: Number(r.row_id),
       email: r.email,
       name: r.name,
@@ -224,11 +213,18 @@ export async function listSubscriptions(deps: AppDeps, q: Query): Promise<Subscr
       currency: r.currency,
       updated_at: iso(r.updated_at),
     })),
-    total,
-    page,
-    pageSize,
+    total: list.total,
+    page: v.page,
+    pageSize: v.pageSize,
   };
 }
+
+/** The query string of GET /subscriptions/detail (`enrich` is accepted and ignored). */
+export const subscriptionDetailQuery = z.object({
+  provider: enumParam('provider', PROVIDERS),
+  provider_id: textParam('provider_id', 200),
+  email: emailParam('email'),
+});
 
 /**
  * Loads one subscription detail (§3) selected by provider + provider_id, or by email (that
@@ -236,23 +232,21 @@ export async function listSubscriptions(deps: AppDeps, q: Query): Promise<Subscr
  * SubscriptionDetailJson. `enrich` is accepted and ignored (details are always complete).
  * 400 without a usable selector, 404 when nothing matches.
  */
-export async function subscriptionDetail(deps: AppDeps, q: Query): Promise<SubscriptionDetailJson> {
-  const providerText = queryText(q, 'provider');
-  const providerId = parseTextParam(q, 'provider_id', 200);
-  const emailText = queryText(q, 'email');
+export async function subscriptionDetail(
+  deps: AppDeps,
+  q: Record<string, string | undefined>,
+): Promise<SubscriptionDetailJson> {
+  const v = validate(subscriptionDetailQuery, q);
   let src;
-  if (providerText !== undefined || providerId !== undefined) {
-    const provider = parseEnum(q, 'provider', ['lemonsqueezy', 'clickbank'] as const);
-    if (provider === undefined || providerId === undefined) {
+  if (v.provider !== undefined || v.provider_id !== undefined) {
+    if (v.provider === undefined || v.provider_id === undefined) {
       throw badRequest('provider and provider_id must be given together (or give email)');
     }
-    src = await findByProviderId(deps.db, provider, providerId);
-    if (!src) throw notFound(`No ${provider} subscription with id ${providerId}`);
-  } else if (emailText !== undefined) {
-    const email = normaliseEmail(emailText);
-    if (email === null) throw badRequest(`email must be an email address (got '${emailText}')`);
-    src = await findLatestByEmail(deps.db, email);
-    if (!src) throw notFound(`No subscription for ${email}`);
+    src = await findByProviderId(deps.db, v.provider, v.provider_id);
+    if (!src) throw notFound(`No ${v.provider} subscription with id ${v.provider_id}`);
+  } else if (v.email !== undefined) {
+    src = await findLatestByEmail(deps.db, v.email);
+    if (!src) throw notFound(`No subscription for ${v.email}`);
   } else {
     throw badRequest('Give provider and provider_id, or email');
   }
@@ -284,8 +278,7 @@ export function subscriptionsRoutes(deps: AppDeps, refresh: RefreshOptions = {})
   r.post('/subscriptions/refresh', async (c) => c.json(await refreshSubscriptions(deps, refresh)));
   for (const [path, kind] of Object.entries(TWINS)) {
     r.post(`/subscriptions/${path}`, async (c) => {
-      const body = await readJsonObject(() => c.req.text());
-      const req = parseActionBody(kind, body);
+      const req = await parseJsonBody(c, actionBodySchema(kind), { required: true });
       const actor = actorOf((k) => (c.var as Record<string, unknown>)[k]);
       return c.json(await applyAccessAction(deps, req, { actor }));
     });

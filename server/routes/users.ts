@@ -6,7 +6,7 @@
  * Decisions where the specification is open:
  * - mg_status filter: 'scheduled' = mg_status active with expires_at after now; 'active' = mg_status
  *   active WITHOUT a future expiry (so the two never overlap); 'cancelled' = mg_status cancelled.
- * - provider_status 'trialing' also matches LemonSqueezy's 'on_trial' (server/access/statuses.ts).
+ * - provider_status 'trialing' also matches LemonSqueezy's 'on_trial' (server/vocabulary.ts statusesMatching).
  * - Dates are UTC; a date-only `_to` includes its whole day; from after to is a 400.
  * - totalPages = max(1, ceil(total / pageSize)): an empty list is "page 1 of 1", so the console's
  *   clamp of the page to [1, totalPages] stays valid. A page past the end answers no rows.
@@ -16,29 +16,34 @@
  *   first by the subscription's id, so paging is stable and the sort indexes are usable.
  * - updated_at of a row is the member row's updated_at (changed by every access action).
  * - mg_status_label is always null: the console derives the label (§4) from mg_status + expires_at.
+ * - The page query is server/db/list.ts pagedList (rows + total in one round trip); input is the
+ *   zod schema usersListQuery (400 with issues).
  */
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { AppDeps } from '../context';
 import {
   ACCESS_ACTION_KINDS,
+  actionBodySchema,
   applyAccessAction,
-  parseActionBody,
   type AccessActionKind,
 } from '../access/actions';
-import {
-  escapeLike,
-  iso,
-  parseDateRange,
-  parseEnum,
-  parseIntParam,
-  parseRowId,
-  parseSignedSort,
-  parseTextParam,
-  readJsonObject,
-  type Query,
-} from '../access/params';
-import { parseProviderStatus } from '../access/statuses';
+import { iso } from '../access/params';
+import { containsPattern, pagedList, rowCountSql, Where } from '../db/list';
 import { notFound } from '../errors';
+import { parseJsonBody, validate } from '../http/body';
+import {
+  checkDateRanges,
+  dateRangeParams,
+  enumParam,
+  pageParams,
+  providerStatusParam,
+  rangeOf,
+  rowIdParam,
+  signedSortParam,
+  textParam,
+} from '../http/fields';
+import { CADENCES, MG_STATUS_FILTERS, PROVIDERS } from '../vocabulary';
 
 /** Sort keys of GET /users (docs/api.md). */
 export const USER_SORT_KEYS = [
@@ -113,24 +118,7 @@ interface DbUserRow {
   updated_at: Date | null;
 }
 
-/** A WHERE clause under construction: SQL fragments with positional parameters. */
-class Where {
-  readonly parts: string[] = [];
-  readonly params: unknown[] = [];
-  needsCustomer = false;
-  needsSubscription = false;
-  /** Adds `sql` where each '?' is replaced by the next parameter placeholder. */
-  add(sql: string, ...values: unknown[]): void {
-    let i = 0;
-    this.parts.push(sql.replace(/\?/g, () => `$${this.params.length + ++i}`));
-    this.params.push(...values);
-  }
-  get sql(): string {
-    return this.parts.length === 0 ? '' : `WHERE ${this.parts.join(' AND ')}`;
-  }
-}
-
-/** Sort keys read from the member's subscription (the rest are member or customer columns). */
+/** Sort keys read from the member's subscription (the rest are member or customer columns), with their SQL type. */
 const SUBSCRIPTION_SORTS: Partial<Record<UserSortKey, 'text' | 'timestamptz'>> = {
   provider: 'text',
   provider_id: 'text',
@@ -140,164 +128,107 @@ const SUBSCRIPTION_SORTS: Partial<Record<UserSortKey, 'text' | 'timestamptz'>> =
   current_period_end: 'timestamptz',
 };
 
-const ROW_COLUMNS = `m.id AS row_id, c.email, s.provider, s.provider_id, s.status AS provider_status, m.mg_status,
-       s.cadence, s.start_date, m.expires_at, s.current_period_end, m.updated_at`;
-const ROW_JOINS = `JOIN members m ON m.id = p.id
-  JOIN customers c ON c.id = m.customer_id
-  LEFT JOIN subscriptions s ON s.id = m.subscription_id`;
+/** Joins of the narrow id query over `members m`, by name. */
+const USER_JOINS = {
+  customer: 'JOIN customers c ON c.id = m.customer_id',
+  subscription: 'LEFT JOIN subscriptions s ON s.id = m.subscription_id',
+};
 
 /**
- * The SQL of one page of users for filter `w` and `sort`; its last two parameters are LIMIT and
- * OFFSET (after w.params). The page's member ids are chosen first in a narrow query joining only
- * what the filters and the sort need; then only those rows are joined with their customer and
- * subscription (cheap deep pages).
- *
- * - With filters (`filtered`): every matching (id, sort key) is computed once with the filter
- *   indexes (a MATERIALIZED CTE), counted, and the page cut from it; the answer carries `total`
- *   on each row. This keeps a filter that correlates with the sort (e.g. a start range sorted by
- *   updated_at) from walking the whole sort index.
- * - Without filters: the page is read in sort-index order. For a subscription column the page
- *   comes from the union of members with a subscription, read in that column's index order
- *   (ties: subscription id, then row_id), and members without one (null key: last ascending,
- *   first descending), so the sort indexes of 002_list_indexes.sql serve it.
+ * The unfiltered page for a subscription column (`key`, SQL type `type`): the union of members
+ * with a subscription, read in that column's index order (ties: subscription id, then row_id),
+ * and members without one (null key: last ascending, first descending), each cut at
+ * LIMIT + OFFSET, so the sort indexes of 002_list_indexes.sql serve it (a LEFT JOIN could not).
  */
-function pageQuery(
-  w: Where,
-  sort: { key: UserSortKey; dir: 'asc' | 'desc' },
-): { sql: string; filtered: boolean } {
-  const n = w.params.length;
-  const limit = `$${n + 1}::int`;
-  const offset = `$${n + 2}::int`;
-  const dir = sort.dir === 'desc' ? 'DESC' : 'ASC';
-  const key = SORT_SQL[sort.key];
-  const customerJoin =
-    w.needsCustomer || sort.key === 'email' ? ' JOIN customers c ON c.id = m.customer_id' : '';
-  const subType = SUBSCRIPTION_SORTS[sort.key];
-  const order =
-    subType === undefined ? `p.k ${dir}, p.id ${dir}` : `p.k ${dir}, p.sid ${dir}, p.id ${dir}`;
-
-  if (w.parts.length > 0) {
-    const subJoin =
-      w.needsSubscription || subType !== undefined
-        ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id'
-        : '';
-    const sid = subType === undefined ? '' : ', s.id AS sid';
-    return {
-      filtered: true,
-      sql: `WITH f AS MATERIALIZED (SELECT m.id, ${key} AS k${sid} FROM members m${customerJoin}${subJoin} ${w.sql}),
-                 p AS (SELECT * FROM f p ORDER BY ${order} LIMIT ${limit} OFFSET ${offset})
-            SELECT (SELECT count(*)::int FROM f) AS total, ${ROW_COLUMNS}
-              FROM p ${ROW_JOINS}
-             ORDER BY ${order}`,
-    };
-  }
-
-  let page: string;
-  if (subType === undefined) {
-    page = `SELECT m.id, ${key} AS k FROM members m${customerJoin}
-             ORDER BY ${key} ${dir}, m.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-  } else {
-    const withSub = `SELECT m.id, ${key} AS k, s.id AS sid
-        FROM subscriptions s JOIN members m ON m.subscription_id = s.id${customerJoin}
-       ORDER BY ${key} ${dir}, s.id ${dir}, m.id ${dir} LIMIT (${limit} + ${offset})`;
-    const withoutSub = `SELECT m.id, NULL::${subType} AS k, NULL::bigint AS sid FROM members m${customerJoin}
-        WHERE m.subscription_id IS NULL
-       ORDER BY m.id ${dir} LIMIT (${limit} + ${offset})`;
-    page = `SELECT id, k, sid FROM ((${withSub}) UNION ALL (${withoutSub})) u
-             ORDER BY k ${dir}, sid ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-  }
-  return {
-    filtered: false,
-    sql: `SELECT ${ROW_COLUMNS} FROM (${page}) p ${ROW_JOINS} ORDER BY ${order}`,
-  };
+function subscriptionSortPage(key: string, type: string, dir: 'ASC' | 'DESC') {
+  return (limit: string, offset: string) => `SELECT id, k0, k1 FROM (
+      (SELECT m.id, ${key} AS k0, s.id AS k1 FROM subscriptions s JOIN members m ON m.subscription_id = s.id
+        ORDER BY ${key} ${dir}, s.id ${dir}, m.id ${dir} LIMIT (${limit} + ${offset}))
+      UNION ALL
+      (SELECT m.id, NULL::${type} AS k0, NULL::bigint AS k1 FROM members m WHERE m.subscription_id IS NULL
+        ORDER BY m.id ${dir} LIMIT (${limit} + ${offset}))) u
+    ORDER BY k0 ${dir}, k1 ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
 }
 
-/** Counts the members matching `w` (joins only what the filters need). */
-async function countUsers(deps: AppDeps, w: Where): Promise<number> {
-  const joins =
-    (w.needsCustomer ? ' JOIN customers c ON c.id = m.customer_id' : '') +
-    (w.needsSubscription ? ' LEFT JOIN subscriptions s ON s.id = m.subscription_id' : '');
-  const r = await deps.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM members m${joins} ${w.sql}`,
-    w.params,
-  );
-  return r.rows[0]?.n ?? 0;
-}
+/** The query string of GET /users (docs/api.md "Users"); unknown parameters are ignored. */
+export const usersListQuery = z
+  .object({
+    ...pageParams(USERS_MAX_PAGE_SIZE, USERS_DEFAULT_PAGE_SIZE),
+    sort: signedSortParam('sort', USER_SORT_KEYS, { key: 'updated_at', dir: 'desc' }),
+    row_id: rowIdParam(),
+    email: textParam('email'),
+    provider: enumParam('provider', PROVIDERS),
+    provider_id: textParam('provider_id', 200),
+    provider_status: providerStatusParam('provider_status'),
+    mg_status: enumParam('mg_status', MG_STATUS_FILTERS),
+    cadence: enumParam('cadence', CADENCES),
+    ...dateRangeParams('start'),
+    ...dateRangeParams('exp'),
+  })
+  .superRefine(checkDateRanges(['start', 'exp']));
+/** A validated GET /users query. */
+export type UsersListQuery = z.output<typeof usersListQuery>;
 
 /**
- * Runs the Users list query for query parameters `q` at instant `now` → UsersPageJson (§7 GET /users).
- * Throws 400 for an unknown sort key, malformed dates or ids, page < 1, pageSize outside 1..500,
- * or an unknown provider / mg_status / cadence value.
+ * Runs the Users list query for the raw query string `q` at instant `deps.now()` → UsersPageJson
+ * (§7 GET /users). Throws 400 (with issues) for an unknown sort key, malformed dates or ids,
+ * page < 1, pageSize outside 1..500, or an unknown provider / mg_status / cadence value.
  */
-export async function listUsers(deps: AppDeps, q: Query): Promise<UsersPageJson> {
-  const page = parseIntParam(q, 'page', 1, 1_000_000, 1);
-  const pageSize = parseIntParam(q, 'pageSize', 1, USERS_MAX_PAGE_SIZE, USERS_DEFAULT_PAGE_SIZE);
-  const sort = parseSignedSort(q, 'sort', USER_SORT_KEYS, { key: 'updated_at', dir: 'desc' });
+export async function listUsers(
+  deps: AppDeps,
+  q: Record<string, string | undefined>,
+): Promise<UsersPageJson> {
+  const v = validate(usersListQuery, q);
   const now = deps.now();
   const w = new Where();
-
-  const rowId = parseRowId(q);
-  if (rowId !== undefined) w.add('m.id = ?', rowId);
-  const email = parseTextParam(q, 'email');
-  if (email !== undefined) {
-    w.needsCustomer = true;
-    w.add(`c.email LIKE ? ESCAPE '\\'`, `%${escapeLike(email.toLowerCase())}%`);
-  }
-  const provider = parseEnum(q, 'provider', ['lemonsqueezy', 'clickbank'] as const);
-  if (provider !== undefined) {
-    w.needsSubscription = true;
-    w.add('s.provider = ?', provider);
-  }
-  const providerId = parseTextParam(q, 'provider_id', 200);
-  if (providerId !== undefined) {
-    w.needsSubscription = true;
-    w.add('s.provider_id = ?', providerId);
-  }
-  const statuses = parseProviderStatus(q, 'provider_status');
-  if (statuses !== undefined) {
-    w.needsSubscription = true;
-    w.add('s.status = ANY(?::text[])', statuses);
-  }
-  const mg = parseEnum(q, 'mg_status', ['active', 'scheduled', 'cancelled'] as const);
-  if (mg === 'cancelled') w.add(`m.mg_status = 'cancelled'`);
-  else if (mg === 'scheduled') w.add(`m.mg_status = 'active' AND m.expires_at > ?`, now);
-  else if (mg === 'active')
+  if (v.row_id !== undefined) w.add('m.id = ?', v.row_id);
+  if (v.email !== undefined)
+    w.need('customer').add(`c.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
+  if (v.provider !== undefined) w.need('subscription').add('s.provider = ?', v.provider);
+  if (v.provider_id !== undefined) w.need('subscription').add('s.provider_id = ?', v.provider_id);
+  if (v.provider_status !== undefined)
+    w.need('subscription').add('s.status = ANY(?::text[])', v.provider_status);
+  if (v.mg_status === 'cancelled') w.add(`m.mg_status = 'cancelled'`);
+  else if (v.mg_status === 'scheduled') w.add(`m.mg_status = 'active' AND m.expires_at > ?`, now);
+  else if (v.mg_status === 'active')
     w.add(`m.mg_status = 'active' AND (m.expires_at IS NULL OR m.expires_at <= ?)`, now);
-  const cadence = parseEnum(q, 'cadence', ['monthly', 'yearly'] as const);
-  if (cadence !== undefined) {
-    w.needsSubscription = true;
-    w.add('s.cadence = ?', cadence);
-  }
-  const start = parseDateRange(q, 'start');
-  if (start.from) {
-    w.needsSubscription = true;
-    w.add('s.start_date >= ?', start.from);
-  }
-  if (start.toExclusive) {
-    w.needsSubscription = true;
-    w.add('s.start_date < ?', start.toExclusive);
-  }
-  const exp = parseDateRange(q, 'exp');
+  if (v.cadence !== undefined) w.need('subscription').add('s.cadence = ?', v.cadence);
+  const start = rangeOf(v, 'start');
+  if (start.from) w.need('subscription').add('s.start_date >= ?', start.from);
+  if (start.toExclusive) w.need('subscription').add('s.start_date < ?', start.toExclusive);
+  const exp = rangeOf(v, 'exp');
   if (exp.from) w.add('m.expires_at >= ?', exp.from);
   if (exp.toExclusive) w.add('m.expires_at < ?', exp.toExclusive);
 
-  const query = pageQuery(w, sort);
-  const rowsRes = await deps.db.query<DbUserRow & { total?: number }>(query.sql, [
-    ...w.params,
-    pageSize,
-    (page - 1) * pageSize,
-  ]);
-  const first = rowsRes.rows[0];
-  // A filtered page carries its total; an empty page past the end (or no filter) counts apart.
-  const total =
-    query.filtered && first?.total !== undefined
-      ? first.total
-      : page === 1 && query.filtered
-        ? 0
-        : await countUsers(deps, w);
-  const totalPages = Math.max(1, Math.ceil(total / pageSize));
+  const { key, dir } = v.sort;
+  const subType = SUBSCRIPTION_SORTS[key];
+  const list = await pagedList<DbUserRow>(deps.db, {
+    from: 'members m',
+    id: 'm.id',
+    joins: USER_JOINS,
+    sort: {
+      // Subscription columns break ties by the subscription's id first (module doc).
+      keys:
+        key === 'row_id' ? [] : subType === undefined ? [SORT_SQL[key]] : [SORT_SQL[key], 's.id'],
+      dir,
+      joins: key === 'email' ? ['customer'] : subType !== undefined ? ['subscription'] : [],
+    },
+    where: w,
+    unfilteredTotal: rowCountSql('members'),
+    unfilteredPage:
+      subType === undefined
+        ? undefined
+        : subscriptionSortPage(SORT_SQL[key], subType, dir === 'desc' ? 'DESC' : 'ASC'),
+    columns: `m.id AS row_id, c.email, s.provider, s.provider_id, s.status AS provider_status, m.mg_status,
+       s.cadence, s.start_date, m.expires_at, s.current_period_end, m.updated_at`,
+    hydrate: `JOIN members m ON m.id = p.id
+  JOIN customers c ON c.id = m.customer_id
+  LEFT JOIN subscriptions s ON s.id = m.subscription_id`,
+    page: v.page,
+    pageSize: v.pageSize,
+  });
   return {
-    rows: rowsRes.rows.map((r) => ({
+    rows: list.rows.map((r) => ({
       row_id: Number(r.row_id),
       email: r.email,
       provider: r.provider,
@@ -311,10 +242,10 @@ export async function listUsers(deps: AppDeps, q: Query): Promise<UsersPageJson>
       current_period_end: iso(r.current_period_end),
       updated_at: iso(r.updated_at),
     })),
-    total,
-    totalPages,
-    page,
-    pageSize,
+    total: list.total,
+    totalPages: list.totalPages,
+    page: v.page,
+    pageSize: v.pageSize,
   };
 }
 
@@ -345,9 +276,9 @@ export function usersRoutes(deps: AppDeps): Hono {
         `Unknown action '${action}'; expected one of ${ACCESS_ACTION_KINDS.join(', ')}`,
       );
     }
-    const kind = action as AccessActionKind;
-    const body = await readJsonObject(() => c.req.text());
-    const req = parseActionBody(kind, body);
+    const req = await parseJsonBody(c, actionBodySchema(action as AccessActionKind), {
+      required: true,
+    });
     const actor = actorOf((k) => (c.var as Record<string, unknown>)[k]);
     return c.json(await applyAccessAction(deps, req, { actor }));
   });

@@ -23,6 +23,13 @@ import {
   STREETS,
   type Plan,
 } from './vocabulary';
+import {
+  storedProviderStatus,
+  type Cadence,
+  type LemonSqueezyStatus,
+  type MgStatus,
+  type Provider,
+} from '../vocabulary';
 
 const DAY_MS = 86_400_000;
 /** LemonSqueezy store the seeded subscriptions belong to. */
@@ -32,10 +39,8 @@ export const CB_VENDOR = 'mgclub';
 /** Id offset of seeded LemonSqueezy subscription ids (provider_id = 1000000 + customer index). */
 const LS_SUBSCRIPTION_BASE = 1_000_000;
 
-type Cadence = 'monthly' | 'yearly';
-type Provider = 'lemonsqueezy' | 'clickbank';
 /** LemonSqueezy statuses (the payload keeps them; the status column maps on_trial → trialing). */
-type LsStatus = 'on_trial' | 'active' | 'paused' | 'past_due' | 'unpaid' | 'cancelled' | 'expired';
+type LsStatus = LemonSqueezyStatus;
 
 const LS_STATUS_FORMATTED: Record<LsStatus, string> = {
   on_trial: 'On Trial',
@@ -458,7 +463,7 @@ export class DemoGenerator {
     const sim = c.sim;
     const name = `${c.first} ${c.last}`;
     const subscriptionId = c.id;
-    const statusColumn = sim.status === 'on_trial' ? 'trialing' : sim.status;
+    const statusColumn = storedProviderStatus(sim.status);
     // Same rule as server/stats activeAccessCondition; a simulated 'cancelled' always ends after the anchor day.
     const hasAccess =
       sim.status === 'active' ||
@@ -512,7 +517,7 @@ export class DemoGenerator {
 
     // Forum access: active while the subscription grants access (a cancelled one is a scheduled
     // revocation at ends_at). Some recently ended ones still wait for the expiration job.
-    let mgStatus: 'active' | 'cancelled';
+    let mgStatus: MgStatus;
     let expiresAt: number | null;
     if (hasAccess) {
       mgStatus = 'active';

@@ -13,9 +13,10 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../context';
+import { ACCESS_STATUSES, type Cadence } from '../vocabulary';
 
-/** Provider statuses that grant access on their own (subscriptions.status, LemonSqueezy on_trial stored as trialing). */
-export const ACCESS_STATUSES = ['active', 'trialing', 'past_due'] as const;
+/** Provider statuses that grant access on their own (defined in server/vocabulary.ts; LemonSqueezy on_trial is stored as trialing). */
+export { ACCESS_STATUSES };
 
 /**
  * SQL condition "subscription `alias` grants current access at the instant `nowParam`"
@@ -83,7 +84,7 @@ const toNumber = (v: unknown): number => (v == null ? 0 : Number(v));
  * Σ_currency rate × (Σ monthly amounts + Σ yearly amounts / 12), rounded once at the end.
  */
 export function monthlyRecurringCents(
-  groups: Array<{ currency: string; cadence: string; sum_cents: number }>,
+  groups: Array<{ currency: string; cadence: Cadence; sum_cents: number }>,
   config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
   missing: Set<string>,
 ): number {
@@ -108,7 +109,7 @@ async function core(
   const nowIso = now.toISOString();
   const groups = await db.query<{
     currency: string;
-    cadence: string;
+    cadence: Cadence;
     n: number;
     sum_cents: string | null;
   }>(

@@ -1,0 +1,207 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freshDb, resetDb } from '../testing/app';
+import {
+  containsPattern,
+  pagedList,
+  pagedListSql,
+  rowCountSql,
+  totalPagesOf,
+  Where,
+  type PagedListSpec,
+} from './list';
+
+describe('Where', () => {
+  it('numbers the placeholders across conditions and joins them with AND', () => {
+    const w = new Where().add('a = ?', 1).add('b BETWEEN ? AND ?', 2, 3).add(`c = 'x'`);
+    expect(w.sql).toBe(`WHERE a = $1 AND b BETWEEN $2 AND $3 AND c = 'x'`);
+    expect(w.params).toEqual([1, 2, 3]);
+    expect(w.empty).toBe(false);
+  });
+
+  it('is empty with no condition', () => {
+    const w = new Where();
+    expect([w.sql, w.params, w.empty]).toEqual(['', [], true]);
+  });
+
+  it('records the joins its conditions need', () => {
+    const w = new Where().need('customer').add('c.email = ?', 'a@b.co');
+    expect(w.needs('customer')).toBe(true);
+    expect(w.needs('subscription')).toBe(false);
+  });
+
+  it('refuses a placeholder count that does not match the values', () => {
+    expect(() => new Where().add('a = ? AND b = ?', 1)).toThrow(/2 placeholders but 1 values/);
+  });
+});
+
+describe('totalPagesOf and containsPattern', () => {
+  it('counts pages, an empty list being page 1 of 1', () => {
+    expect([
+      totalPagesOf(0, 50),
+      totalPagesOf(1, 50),
+      totalPagesOf(50, 50),
+      totalPagesOf(51, 50),
+    ]).toEqual([1, 1, 1, 2]);
+  });
+
+  it('lower-cases and escapes LIKE wildcards', () => {
+    expect(containsPattern('Ann_a%\\')).toBe('%ann\\_a\\%\\\\%');
+  });
+});
+
+describe('pagedListSql', () => {
+  const base = (where: Where): PagedListSpec => ({
+    from: 'items i',
+    id: 'i.id',
+    joins: { owner: 'JOIN owners o ON o.id = i.owner_id' },
+    sort: { keys: ['i.rank'], dir: 'desc' },
+    where,
+    columns: 'i.id, i.rank',
+    hydrate: 'JOIN items i ON i.id = p.id',
+    page: 3,
+    pageSize: 10,
+  });
+
+  it('appends LIMIT and OFFSET after the filter parameters and joins only what is needed', () => {
+    const { sql, params } = pagedListSql(base(new Where().need('owner').add('o.name = ?', 'x')));
+    expect(params).toEqual(['x', 10, 20]);
+    expect(sql).toContain('LIMIT $2::int OFFSET $3::int');
+    expect(sql).toContain('JOIN owners o ON o.id = i.owner_id');
+    expect(sql).toContain('MATERIALIZED');
+    expect(sql).toContain('ORDER BY f.k0 DESC, f.id DESC');
+  });
+
+  it('without filters reads the sort order directly, with the id as the last tie-breaker', () => {
+    const { sql, params } = pagedListSql(base(new Where()));
+    expect(params).toEqual([10, 20]);
+    expect(sql).not.toContain('MATERIALIZED');
+    expect(sql).not.toContain('owners');
+    expect(sql).toContain('ORDER BY i.rank DESC, i.id DESC LIMIT $1::int OFFSET $2::int');
+    expect(sql).toContain('(SELECT count(*)::int FROM items i)');
+  });
+
+  it('uses the given unfiltered total and page query', () => {
+    const spec = {
+      ...base(new Where()),
+      unfilteredTotal: rowCountSql('members'),
+      unfilteredPage: (l: string, o: string) => `SELECT 1 AS id, 2 AS k0 LIMIT ${l} OFFSET ${o}`,
+    };
+    const { sql } = pagedListSql(spec);
+    expect(sql).toContain(`(SELECT n FROM row_counts WHERE table_name = 'members')::int`);
+    expect(sql).toContain('SELECT 1 AS id, 2 AS k0 LIMIT $1::int OFFSET $2::int');
+  });
+});
+
+describe('pagedList on the database', () => {
+  let db: PGlite;
+  const queries: string[] = [];
+  const recording = () =>
+    ({
+      query: (sql: string, params?: unknown[]) => {
+        queries.push(sql);
+        return db.query(sql, params);
+      },
+    }) as Pick<PGlite, 'query'>;
+
+  beforeAll(async () => {
+    db = await freshDb();
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+  beforeEach(async () => {
+    await resetDb(db);
+    queries.length = 0;
+    // 23 customers; every third one without a name; members updated on 5 distinct days (ties).
+    await db.exec(`
+      INSERT INTO customers (email, name)
+        SELECT 'user' || g || '@example.com', CASE WHEN g % 3 = 0 THEN NULL ELSE 'User ' || g END FROM generate_series(1, 23) g;
+      INSERT INTO members (customer_id, mg_status, updated_at)
+        SELECT id, CASE WHEN id % 4 = 0 THEN 'cancelled' ELSE 'active' END, '2026-11-01T00:00:00Z'::timestamptz + (id % 5) * interval '1 day'
+          FROM customers;
+    `);
+  });
+
+  const spec = (where: Where, page: number, dir: 'asc' | 'desc' = 'desc'): PagedListSpec => ({
+    from: 'members m',
+    id: 'm.id',
+    joins: { customer: 'JOIN customers c ON c.id = m.customer_id' },
+    sort: { keys: ['m.updated_at'], dir },
+    where,
+    unfilteredTotal: rowCountSql('members'),
+    columns: 'm.id AS row_id, c.email',
+    hydrate: 'JOIN members m ON m.id = p.id JOIN customers c ON c.id = m.customer_id',
+    page,
+    pageSize: 5,
+  });
+
+  async function reference(filter: string, dir: 'ASC' | 'DESC', page: number) {
+    const r = await db.query<{ row_id: number }>(
+      `SELECT m.id AS row_id FROM members m JOIN customers c ON c.id = m.customer_id ${filter}
+        ORDER BY m.updated_at ${dir}, m.id ${dir} LIMIT 5 OFFSET ${(page - 1) * 5}`,
+    );
+    return r.rows.map((x) => Number(x.row_id));
+  }
+
+  it('answers the page rows and the total in one query, ties broken by the id', async () => {
+    for (const page of [1, 2, 5]) {
+      queries.length = 0;
+      const got = await pagedList<{ row_id: number; email: string }>(
+        recording(),
+        spec(new Where(), page),
+      );
+      expect(queries).toHaveLength(1);
+      expect(got.total).toBe(23);
+      expect(got.totalPages).toBe(5);
+      expect(got.rows.map((r) => Number(r.row_id))).toEqual(await reference('', 'DESC', page));
+    }
+  });
+
+  it('filters, counts the matches and cuts the page from them', async () => {
+    const where = () =>
+      new Where()
+        .need('customer')
+        .add(`m.mg_status = ?`, 'active')
+        .add(`c.email LIKE ? ESCAPE '\\'`, containsPattern('1'));
+    const filter = `WHERE m.mg_status = 'active' AND c.email LIKE '%1%'`;
+    const all = (
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM members m JOIN customers c ON c.id = m.customer_id ${filter}`,
+      )
+    ).rows[0]?.n;
+    expect(all).toBeGreaterThan(5);
+    for (const page of [1, 2]) {
+      const got = await pagedList<{ row_id: number }>(recording(), spec(where(), page, 'asc'));
+      expect(got.total).toBe(all);
+      expect(got.rows.map((r) => Number(r.row_id))).toEqual(await reference(filter, 'ASC', page));
+    }
+  });
+
+  it('answers no rows and the true total for a page past the end, filtered or not', async () => {
+    const past = await pagedList(recording(), spec(new Where(), 9));
+    expect([past.rows, past.total, past.totalPages]).toEqual([[], 23, 5]);
+    const filtered = await pagedList(
+      recording(),
+      spec(new Where().add(`m.mg_status = 'cancelled'`), 4),
+    );
+    expect([filtered.rows, filtered.total]).toEqual([[], 5]);
+    const none = await pagedList(recording(), spec(new Where().add('m.id < 0'), 1));
+    expect([none.rows, none.total, none.totalPages]).toEqual([[], 0, 1]);
+  });
+
+  it('keeps row_counts exact through INSERT, DELETE and TRUNCATE', async () => {
+    const count = async () =>
+      (await db.query<{ n: number }>(`SELECT ${rowCountSql('members')} AS n`)).rows[0]?.n;
+    expect(await count()).toBe(23);
+    await db.exec(`DELETE FROM members WHERE id % 2 = 0`);
+    expect(await count()).toBe(12);
+    await db.exec(`INSERT INTO customers (email) VALUES ('late@example.com');
+      INSERT INTO members (customer_id, mg_status) SELECT id, 'active' FROM customers WHERE email = 'late@example.com'`);
+    expect(await count()).toBe(13);
+    await db.exec('UPDATE members SET mg_status = mg_status');
+    expect(await count()).toBe(13);
+    await resetDb(db);
+    expect(await count()).toBe(0);
+  });
+});
