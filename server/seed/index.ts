@@ -4,13 +4,14 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { COPY_COLUMNS, DemoGenerator } from './generate';
+import { ISR_COPY_COLUMNS } from './isr';
 
 /** Customers generated and copied per batch (bounds memory at large counts). */
 const BATCH_SIZE = 5000;
 /** Log rows seeded. */
 export const SEED_LOG_ROWS = 2000;
 /** Version of the generator, recorded in `meta` (bump when the generated data changes). */
-export const SEED_VERSION = '1';
+export const SEED_VERSION = '2';
 
 /** What seedDemoData wrote. Counts are rows; anchorDay is 'YYYY-MM-DD' (UTC); durationMs wall time. */
 export interface SeedSummary {
@@ -21,6 +22,8 @@ export interface SeedSummary {
   members: number;
   events: number;
   clickbankOrders: number;
+  /** isr_events rows (sales, rebills, refunds of both providers). */
+  isrEvents: number;
   logs: number;
   seed: number;
   anchorDay: string;
@@ -35,12 +38,13 @@ async function copyRows(tx: Transaction, table: string, columns: string, data: s
 }
 
 /** Tables whose ids the seed writes explicitly (logs take ids from their sequence, after any existing rows). */
-const SEQUENCED_TABLES = ['customers', 'subscriptions', 'members', 'subscription_events', 'clickbank_orders'];
+const SEQUENCED_TABLES = ['customers', 'subscriptions', 'members', 'subscription_events', 'clickbank_orders', 'isr_events'];
 
 /**
  * Seeds an empty database with `opts.customers` demo customers (one subscription and one member
  * each; ~60 % LemonSqueezy with full subscription objects in payload, ~40 % ClickBank with INS v6
- * order rows), their lifecycle events, ~2000 log rows and the seed facts in `meta` (seed,
+ * order rows), their lifecycle events, the ISR tracking events of every payment and refund
+ * (server/seed/isr.ts), the metrics roll-ups (migration 005), ~2000 log rows and the seed facts in `meta` (seed,
  * seed_customers, seed_anchor_day, seed_version, seeded_at). Deterministic for the same seed and
  * UTC day of `opts.now`. Throws (writing nothing) when customers already exist or on invalid options.
  */
@@ -66,6 +70,7 @@ export async function seedDemoData(
     members: 0,
     events: 0,
     clickbankOrders: 0,
+    isrEvents: 0,
     logs: 0,
     seed,
     anchorDay,
@@ -76,12 +81,15 @@ export async function seedDemoData(
     const existing = await tx.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM customers)::int + (SELECT count(*) FROM subscriptions)::int
             + (SELECT count(*) FROM members)::int + (SELECT count(*) FROM subscription_events)::int
-            + (SELECT count(*) FROM clickbank_orders)::int AS n`,
+            + (SELECT count(*) FROM clickbank_orders)::int + (SELECT count(*) FROM isr_events)::int AS n`,
     );
     if ((existing.rows[0]?.n ?? 0) > 0) {
       throw new Error('seedDemoData: the database already holds customer data; seed only an empty database');
     }
     const gen = new DemoGenerator({ customers: opts.customers, seed, anchorDayMs });
+    // Row triggers (the metrics roll-ups of migration 005, foreign-key checks) are off for the bulk
+    // COPY of generated, consistent rows; the roll-ups are rebuilt in one pass afterwards.
+    await tx.exec('SET LOCAL session_replication_role = replica');
     while (!gen.done()) {
       const batch = gen.batch(BATCH_SIZE);
       await copyRows(tx, 'customers', COPY_COLUMNS.customers, batch.customers);
@@ -89,6 +97,7 @@ export async function seedDemoData(
       await copyRows(tx, 'members', COPY_COLUMNS.members, batch.members);
       await copyRows(tx, 'subscription_events', COPY_COLUMNS.events, batch.events);
       await copyRows(tx, 'clickbank_orders', COPY_COLUMNS.clickbankOrders, batch.clickbankOrders);
+      await copyRows(tx, 'isr_events', ISR_COPY_COLUMNS, batch.isr);
       summary.customers += batch.counts.customers;
       summary.subscriptions.lemonsqueezy += batch.counts.lemonsqueezy;
       summary.subscriptions.clickbank += batch.counts.clickbank;
@@ -96,7 +105,10 @@ export async function seedDemoData(
       summary.members += batch.counts.members;
       summary.events += batch.counts.events;
       summary.clickbankOrders += batch.counts.clickbankOrders;
+      summary.isrEvents += batch.counts.isrEvents;
     }
+    await tx.exec('SET LOCAL session_replication_role = origin');
+    await tx.query('SELECT metrics_rollup_rebuild()');
     const logs = gen.logs(SEED_LOG_ROWS);
     await copyRows(tx, 'logs', COPY_COLUMNS.logs, logs.text);
     summary.logs = logs.rows;
@@ -122,6 +134,9 @@ export async function seedDemoData(
     }
   });
 
+  // Index-only scans (metrics pies, ISR aggregates) need the visibility map; VACUUM cannot run
+  // inside the transaction.
+  await db.exec('VACUUM (ANALYZE) subscriptions, isr_events, metrics_daily, metrics_daily_provider');
   summary.subscriptions.total = summary.subscriptions.lemonsqueezy + summary.subscriptions.clickbank;
   summary.durationMs = Math.round(performance.now() - started);
   return summary;
