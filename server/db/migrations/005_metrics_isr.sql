@@ -86,20 +86,22 @@ CREATE TABLE metrics_daily_provider (
 );
 
 -- Adds `sign` × (one event of `type` at `at`, amount `amount`) under the given subscription key.
-CREATE FUNCTION metrics_rollup_add(sign INTEGER, at TIMESTAMPTZ, type TEXT, provider TEXT, plan TEXT, source TEXT,
-                                   status TEXT, currency TEXT, amount INTEGER)
+CREATE FUNCTION metrics_rollup_add(p_sign INTEGER, p_at TIMESTAMPTZ, p_type TEXT, p_provider TEXT, p_plan TEXT,
+                                   p_source TEXT, p_status TEXT, p_currency TEXT, p_amount INTEGER)
   RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  d DATE := (at AT TIME ZONE 'UTC')::date;
+  d DATE := (p_at AT TIME ZONE 'UTC')::date;
 BEGIN
-  IF type NOT IN ('new', 'renewal', 'cancellation') THEN
+  IF p_type NOT IN ('new', 'renewal', 'cancellation') THEN
     RETURN;
   END IF;
-  INSERT INTO metrics_daily AS m VALUES (d, type, provider, plan, COALESCE(source, ''), status, currency, sign, sign * COALESCE(amount, 0))
-    ON CONFLICT (day, type, provider, plan, source, status, currency)
+  INSERT INTO metrics_daily AS m (day, type, provider, plan, source, status, currency, events, amount_cents)
+    VALUES (d, p_type, p_provider, p_plan, COALESCE(p_source, ''), p_status, p_currency, p_sign, p_sign * COALESCE(p_amount, 0))
+    ON CONFLICT ON CONSTRAINT metrics_daily_pkey
     DO UPDATE SET events = m.events + EXCLUDED.events, amount_cents = m.amount_cents + EXCLUDED.amount_cents;
-  INSERT INTO metrics_daily_provider AS m VALUES (d, type, provider, currency, sign, sign * COALESCE(amount, 0))
-    ON CONFLICT (day, type, provider, currency)
+  INSERT INTO metrics_daily_provider AS m (day, type, provider, currency, events, amount_cents)
+    VALUES (d, p_type, p_provider, p_currency, p_sign, p_sign * COALESCE(p_amount, 0))
+    ON CONFLICT ON CONSTRAINT metrics_daily_provider_pkey
     DO UPDATE SET events = m.events + EXCLUDED.events, amount_cents = m.amount_cents + EXCLUDED.amount_cents;
 END $$;
 

@@ -1,0 +1,10 @@
+import { openDatabase } from '/work/wt-metrics-server/server/db';
+import { seedDemoData } from '/work/wt-metrics-server/server/seed';
+const db = await openDatabase(process.argv[2]!);
+const t = performance.now();
+const s = await seedDemoData(db, { customers: Number(process.argv[3]), seed: 42, now: new Date('2026-11-22T12:00:00Z') });
+await db.exec('ANALYZE');
+console.log(JSON.stringify(s), ((performance.now()-t)/1000).toFixed(1));
+const c = await db.query(`SELECT (SELECT count(*) FROM isr_events)::int isr, (SELECT count(*) FROM metrics_daily)::int md, (SELECT count(*) FROM metrics_daily_provider)::int mdp`);
+console.log(c.rows);
+await db.close();
