@@ -61,7 +61,8 @@ function recording(db: PGlite): { db: PGlite; log: { sql: string; params: unknow
 async function topUpIsr(db: PGlite, target: number): Promise<number> {
   let added = 0;
   for (let round = 1; round < 100; round++) {
-    const have = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM isr_events')).rows[0]?.n ?? 0;
+    const have =
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM isr_events')).rows[0]?.n ?? 0;
     const need = target - have;
     if (need <= 0) break;
     const res = await db.query(
@@ -84,13 +85,16 @@ async function main(): Promise<void> {
   const dataDir = process.env.BENCH_DATA_DIR ?? 'memory';
   const db = await openDatabase(dataDir);
   const tOpen = performance.now();
-  const have = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers')).rows[0]?.n ?? 0;
+  const have =
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers')).rows[0]?.n ?? 0;
   let seedLine = 'reused';
   if (have === 0) {
     const s = await seedDemoData(db, { customers: CUSTOMERS, seed: 42, now: NOW });
     seedLine = `seeded ${CUSTOMERS} customers (${s.isrEvents} ISR events) in ${(s.durationMs / 1000).toFixed(1)} s`;
   } else if (have !== CUSTOMERS) {
-    throw new Error(`${dataDir} holds ${have} customers, not ${CUSTOMERS}; use another BENCH_DATA_DIR`);
+    throw new Error(
+      `${dataDir} holds ${have} customers, not ${CUSTOMERS}; use another BENCH_DATA_DIR`,
+    );
   }
   const tSeed = performance.now();
   const added = await topUpIsr(db, ISR_EVENTS);
@@ -116,7 +120,12 @@ async function main(): Promise<void> {
   const d14 = 'from=2026-11-09%2000:00:00&to=2026-11-22%2023:59:59';
   const d30 = 'from=2026-10-24%2000:00:00&to=2026-11-22%2023:59:59';
   const t14 = 'time_from=2026-11-09%2000:00:00&time_to=2026-11-22%2023:59:59';
-  const receipt = (await db.query<{ receipt: string }>("SELECT receipt FROM isr_events WHERE source = 'clickbank' ORDER BY id LIMIT 1 OFFSET 5000")).rows[0]?.receipt ?? 'X';
+  const receipt =
+    (
+      await db.query<{ receipt: string }>(
+        "SELECT receipt FROM isr_events WHERE source = 'clickbank' ORDER BY id LIMIT 1 OFFSET 5000",
+      )
+    ).rows[0]?.receipt ?? 'X';
 
   const queries: [string, string, number][] = [
     ['overview: default 28 days', '/metrics/overview', 150],
@@ -134,7 +143,11 @@ async function main(): Promise<void> {
     ['isr daily: 30 days', `/isr-metrics/daily?${d30}`, 50],
     ['isr affiliates: 14 days', `/isr-metrics/affiliates?${d14}&limit=12`, 50],
     ['isr affiliates: 30 days', `/isr-metrics/affiliates?${d30}&limit=12`, 50],
-    ['isr events: source=clickbank, 14 days', `/isr-events?source=clickbank&${t14}&pageSize=50`, 50],
+    [
+      'isr events: source=clickbank, 14 days',
+      `/isr-events?source=clickbank&${t14}&pageSize=50`,
+      50,
+    ],
     ['isr events: 14 days, page 20', `/isr-events?${t14}&page=20&pageSize=50`, 50],
     ['isr events: q=superaff, 14 days', `/isr-events?q=superaff&source=clickbank&${t14}`, 50],
     ['isr events: q=<receipt>', `/isr-events?q=${encodeURIComponent(receipt.toLowerCase())}`, 50],
@@ -159,7 +172,12 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${text}`);
       if (i >= WARMUP) times.push(ms);
       if (i === 0) {
-        const body = JSON.parse(text) as { total?: number; total_events?: number; rows?: unknown[]; series?: { lineDaily: unknown[] } };
+        const body = JSON.parse(text) as {
+          total?: number;
+          total_events?: number;
+          rows?: unknown[];
+          series?: { lineDaily: unknown[] };
+        };
         note =
           body.total !== undefined
             ? `total ${body.total}`
@@ -177,11 +195,15 @@ async function main(): Promise<void> {
   }
 
   const width = Math.max(...results.map((r) => r.name.length));
-  console.log(`\n${'request'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'target'.padStart(6)}  answer`);
+  console.log(
+    `\n${'request'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'target'.padStart(6)}  answer`,
+  );
   console.log(`${'-'.repeat(width)}  --------  --------  ------  ------`);
   for (const r of results) {
     const target = r.target > 0 ? `≤${r.target}` : '—';
-    console.log(`${r.name.padEnd(width)}  ${r.p50.toFixed(1).padStart(8)}  ${r.p95.toFixed(1).padStart(8)}  ${target.padStart(6)}  ${r.note}`);
+    console.log(
+      `${r.name.padEnd(width)}  ${r.p50.toFixed(1).padStart(8)}  ${r.p95.toFixed(1).padStart(8)}  ${target.padStart(6)}  ${r.note}`,
+    );
   }
   console.log(
     `\n${RUNS} runs per request after ${WARMUP} warm-up runs; ${CUSTOMERS} customers, ${c?.isr} ISR events; Node ${process.version}.` +
@@ -191,7 +213,11 @@ async function main(): Promise<void> {
 }
 
 /** Prints the plan of each SELECT / WITH query the last request sent (EXPLAIN ANALYZE, same parameters). */
-async function explain(db: PGlite, name: string, log: { sql: string; params: unknown[] }[]): Promise<void> {
+async function explain(
+  db: PGlite,
+  name: string,
+  log: { sql: string; params: unknown[] }[],
+): Promise<void> {
   console.log(`\n=== ${name}`);
   for (const q of log) {
     if (!/^\s*(SELECT|WITH)/i.test(q.sql)) continue;

@@ -59,14 +59,77 @@ async function insertIsr(e: IsrFixture): Promise<number> {
 beforeAll(async () => {
   db = await freshDb();
   // Ids 1..7 in this order. NOW = 2026-11-20T12:00Z; the default range starts 2026-11-07 00:00.
-  const cb = { source: 'clickbank', affiliate: 'superaff', subid: 'fb01', campaign: 'evergreen-vsl', email: 'bob@example.com', productId: 'mg-pro-y' };
-  await insertIsr({ ...cb, receipt: 'CBREC1', orderId: 'CBREC1', amountCents: 4900, createdAt: '2026-11-10T08:00:00Z', referrer: 'https://superaff.example.net/review' });
-  await insertIsr({ ...cb, kind: 'rebill', receipt: 'CBREC1-B1', orderId: 'CBREC1-B1', amountCents: 4900, createdAt: '2026-11-15T23:59:59.500Z' });
-  await insertIsr({ ...cb, kind: 'refund', receipt: 'CBREC1-B1', orderId: 'CBREC1-B1', amountCents: -4900, createdAt: '2026-11-16T10:00:00Z' });
-  await insertIsr({ source: 'lemonsqueezy', receipt: 'LS3000001', orderId: '3000001', amountCents: 1000, campaign: 'Search-Brand', email: 'ada@example.com', createdAt: '2026-11-18T12:00:00Z', referrer: 'https://www.google.com/' });
-  await insertIsr({ source: 'lemonsqueezy', receipt: 'LS3000004', orderId: '3000004', amountCents: 9900, currency: 'EUR', affiliate: 'partnerx', email: 'dave_x@example.com', createdAt: '2026-11-19T00:00:00Z' });
-  await insertIsr({ source: 'clickbank', receipt: 'OLD00001', orderId: 'OLD00001', amountCents: 2900, affiliate: 'bestdeals', email: 'old@example.com', createdAt: '2026-10-01T00:00:00Z' });
-  await insertIsr({ source: 'custom', receipt: 'C-1', orderId: 'C-1', amountCents: 500, affiliate: 'bestdeals', campaign: '50%_off', email: 'carol@sample.org', createdAt: '2026-11-20T09:00:00Z' });
+  const cb = {
+    source: 'clickbank',
+    affiliate: 'superaff',
+    subid: 'fb01',
+    campaign: 'evergreen-vsl',
+    email: 'bob@example.com',
+    productId: 'mg-pro-y',
+  };
+  await insertIsr({
+    ...cb,
+    receipt: 'CBREC1',
+    orderId: 'CBREC1',
+    amountCents: 4900,
+    createdAt: '2026-11-10T08:00:00Z',
+    referrer: 'https://superaff.example.net/review',
+  });
+  await insertIsr({
+    ...cb,
+    kind: 'rebill',
+    receipt: 'CBREC1-B1',
+    orderId: 'CBREC1-B1',
+    amountCents: 4900,
+    createdAt: '2026-11-15T23:59:59.500Z',
+  });
+  await insertIsr({
+    ...cb,
+    kind: 'refund',
+    receipt: 'CBREC1-B1',
+    orderId: 'CBREC1-B1',
+    amountCents: -4900,
+    createdAt: '2026-11-16T10:00:00Z',
+  });
+  await insertIsr({
+    source: 'lemonsqueezy',
+    receipt: 'LS3000001',
+    orderId: '3000001',
+    amountCents: 1000,
+    campaign: 'Search-Brand',
+    email: 'ada@example.com',
+    createdAt: '2026-11-18T12:00:00Z',
+    referrer: 'https://www.google.com/',
+  });
+  await insertIsr({
+    source: 'lemonsqueezy',
+    receipt: 'LS3000004',
+    orderId: '3000004',
+    amountCents: 9900,
+    currency: 'EUR',
+    affiliate: 'partnerx',
+    email: 'dave_x@example.com',
+    createdAt: '2026-11-19T00:00:00Z',
+  });
+  await insertIsr({
+    source: 'clickbank',
+    receipt: 'OLD00001',
+    orderId: 'OLD00001',
+    amountCents: 2900,
+    affiliate: 'bestdeals',
+    email: 'old@example.com',
+    createdAt: '2026-10-01T00:00:00Z',
+  });
+  await insertIsr({
+    source: 'custom',
+    receipt: 'C-1',
+    orderId: 'C-1',
+    amountCents: 500,
+    affiliate: 'bestdeals',
+    campaign: '50%_off',
+    email: 'carol@sample.org',
+    createdAt: '2026-11-20T09:00:00Z',
+  });
 }, 60_000);
 afterAll(async () => {
   await db?.close();
@@ -87,15 +150,27 @@ describe('GET /isr-metrics/summary', () => {
   });
 
   it("takes the console's 'YYYY-MM-DD HH:MM:SS' bounds, the upper one including its whole second", async () => {
-    const body = await ok('/isr-metrics/summary?from=2026-11-15%2000:00:00&to=2026-11-15%2023:59:59');
-    expect(body).toMatchObject({ total_events: 1, clickbank_events: 1, clickbank_amount_cents: 4900, lemonsqueezy_events: 0 });
+    const body = await ok(
+      '/isr-metrics/summary?from=2026-11-15%2000:00:00&to=2026-11-15%2023:59:59',
+    );
+    expect(body).toMatchObject({
+      total_events: 1,
+      clickbank_events: 1,
+      clickbank_amount_cents: 4900,
+      lemonsqueezy_events: 0,
+    });
     const minute = await ok('/isr-metrics/summary?from=2026-11-15%2023:59&to=2026-11-15%2023:59');
     expect(minute.total_events).toBe(1);
   });
 
   it('takes ISO 8601 with Z or an offset, and a day-only to as the whole day', async () => {
-    expect((await ok('/isr-metrics/summary?from=2026-11-18T13:00:00%2B01:00&to=2026-11-18T12:00:00Z')).total_events).toBe(1);
-    expect((await ok('/isr-metrics/summary?from=2026-11-16&to=2026-11-16')).clickbank_amount_cents).toBe(-4900);
+    expect(
+      (await ok('/isr-metrics/summary?from=2026-11-18T13:00:00%2B01:00&to=2026-11-18T12:00:00Z'))
+        .total_events,
+    ).toBe(1);
+    expect(
+      (await ok('/isr-metrics/summary?from=2026-11-16&to=2026-11-16')).clickbank_amount_cents,
+    ).toBe(-4900);
     expect((await ok('/isr-metrics/summary?from=2026-11-18T12:00:00.001Z')).total_events).toBe(2);
   });
 
@@ -156,8 +231,16 @@ describe('GET /isr-metrics/affiliates', () => {
       { affiliate: 'superaff', amount_cents: 4900, events: 3 },
       { affiliate: 'bestdeals', amount_cents: 500, events: 1 },
     ]);
-    expect((await ok('/isr-metrics/affiliates?limit=2')).rows.map((r: { affiliate: string }) => r.affiliate)).toEqual(['partnerx', 'superaff']);
-    expect((await ok('/isr-metrics/affiliates?to=2026-11-20')).rows.find((r: { affiliate: string }) => r.affiliate === 'bestdeals')).toEqual({
+    expect(
+      (await ok('/isr-metrics/affiliates?limit=2')).rows.map(
+        (r: { affiliate: string }) => r.affiliate,
+      ),
+    ).toEqual(['partnerx', 'superaff']);
+    expect(
+      (await ok('/isr-metrics/affiliates?to=2026-11-20')).rows.find(
+        (r: { affiliate: string }) => r.affiliate === 'bestdeals',
+      ),
+    ).toEqual({
       affiliate: 'bestdeals',
       amount_cents: 3400,
       events: 2,
@@ -165,15 +248,19 @@ describe('GET /isr-metrics/affiliates', () => {
     expect((await ok('/isr-metrics/affiliates?from=2020-01-01&to=2020-01-02')).rows).toEqual([]);
   });
 
-  it.each(['limit=0', 'limit=101', 'limit=abc', 'limit=-1', 'from=nope'])('answers 400 JSON for %s', async (qs) => {
-    const res = await get(`/isr-metrics/affiliates?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('bad_request');
-  });
+  it.each(['limit=0', 'limit=101', 'limit=abc', 'limit=-1', 'from=nope'])(
+    'answers 400 JSON for %s',
+    async (qs) => {
+      const res = await get(`/isr-metrics/affiliates?${qs}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('bad_request');
+    },
+  );
 });
 
 describe('GET /isr-events', () => {
-  const ids = async (qs: string): Promise<number[]> => ((await ok(`/isr-events${qs}`)).rows as Array<{ id: number }>).map((r) => r.id);
+  const ids = async (qs: string): Promise<number[]> =>
+    ((await ok(`/isr-events${qs}`)).rows as Array<{ id: number }>).map((r) => r.id);
 
   it('lists every event newest first with the §3 row fields and the total', async () => {
     const body = await ok('/isr-events');
@@ -220,7 +307,9 @@ describe('GET /isr-events', () => {
     expect(await ids('?subid=fb01')).toEqual([3, 2, 1]);
     expect(await ids('?receipt=CBREC1')).toEqual([1]);
     expect(await ids('?order_id=3000004')).toEqual([5]);
-    expect(await ids('?time_from=2026-11-15%2000:00:00&time_to=2026-11-18%2023:59:59')).toEqual([4, 3, 2]);
+    expect(await ids('?time_from=2026-11-15%2000:00:00&time_to=2026-11-18%2023:59:59')).toEqual([
+      4, 3, 2,
+    ]);
     expect(await ids('?time_to=2026-11-10')).toEqual([1, 6]);
     expect(await ids('?source=clickbank&q=cbrec1-b1&time_from=2026-11-16')).toEqual([3]);
   });
@@ -254,12 +343,29 @@ describe('GET /isr-events', () => {
 describe('parseInstant', () => {
   it('reads days, console date-times and ISO 8601, and refuses impossible ones', () => {
     expect(parseInstant('2026-11-20')).toEqual({ ms: Date.UTC(2026, 10, 20), unitMs: 86_400_000 });
-    expect(parseInstant('2026-11-20 09:30:15')).toEqual({ ms: Date.UTC(2026, 10, 20, 9, 30, 15), unitMs: 1000 });
-    expect(parseInstant('2026-11-20T09:30')).toEqual({ ms: Date.UTC(2026, 10, 20, 9, 30), unitMs: 60_000 });
-    expect(parseInstant('2026-11-20T09:30:15.250Z')).toEqual({ ms: Date.UTC(2026, 10, 20, 9, 30, 15, 250), unitMs: 1 });
+    expect(parseInstant('2026-11-20 09:30:15')).toEqual({
+      ms: Date.UTC(2026, 10, 20, 9, 30, 15),
+      unitMs: 1000,
+    });
+    expect(parseInstant('2026-11-20T09:30')).toEqual({
+      ms: Date.UTC(2026, 10, 20, 9, 30),
+      unitMs: 60_000,
+    });
+    expect(parseInstant('2026-11-20T09:30:15.250Z')).toEqual({
+      ms: Date.UTC(2026, 10, 20, 9, 30, 15, 250),
+      unitMs: 1,
+    });
     expect(parseInstant('2026-11-20T09:30:00-05:00')?.ms).toBe(Date.UTC(2026, 10, 20, 14, 30));
     expect(parseInstant('2026-11-20T09:30:00+0530')?.ms).toBe(Date.UTC(2026, 10, 20, 4, 0));
-    for (const bad of ['', '2026-11-20 24:00:00', '2026-02-29', '2026-11-20T09:60', '20-11-2026', '2026-11-20Z+01:00', '2026-11-20T09:00+15:00']) {
+    for (const bad of [
+      '',
+      '2026-11-20 24:00:00',
+      '2026-02-29',
+      '2026-11-20T09:60',
+      '20-11-2026',
+      '2026-11-20Z+01:00',
+      '2026-11-20T09:00+15:00',
+    ]) {
       expect(parseInstant(bad)).toBeNull();
     }
   });
@@ -277,12 +383,18 @@ describe('ISR endpoints on seeded demo data', () => {
       const daily = (await ok(`/isr-metrics/daily${qs}`)).rows as IsrDailyRowJson[];
       expect(daily.reduce((s, r) => s + r.events, 0)).toBe(summary.total_events);
       expect(summary.clickbank_events + summary.lemonsqueezy_events).toBe(summary.total_events);
-      expect(Math.abs(daily.reduce((s, r) => s + r.amount_cents, 0) - summary.total_amount_cents)).toBeLessThanOrEqual(daily.length);
+      expect(
+        Math.abs(daily.reduce((s, r) => s + r.amount_cents, 0) - summary.total_amount_cents),
+      ).toBeLessThanOrEqual(daily.length);
       expect(summary.total_amount_cents).toBeGreaterThan(0);
-      const top = (await ok(`/isr-metrics/affiliates${qs}`)).rows as Array<{ amount_cents: number }>;
+      const top = (await ok(`/isr-metrics/affiliates${qs}`)).rows as Array<{
+        amount_cents: number;
+      }>;
       expect(top.length).toBeGreaterThan(3);
       expect(top.length).toBeLessThanOrEqual(12);
-      expect(top.map((r) => r.amount_cents)).toEqual([...top.map((r) => r.amount_cents)].sort((a, b) => b - a));
+      expect(top.map((r) => r.amount_cents)).toEqual(
+        [...top.map((r) => r.amount_cents)].sort((a, b) => b - a),
+      );
     }
     const all = (await ok('/isr-metrics/summary?to=2026-11-20')) as IsrSummaryJson;
     const table = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM isr_events');

@@ -23,7 +23,14 @@
  */
 import { Hono } from 'hono';
 import type { AppDeps, ServerConfig } from '../context';
-import { escapeLike, iso, parseIntParam, parseTextParam, queryText, type Query } from '../access/params';
+import {
+  escapeLike,
+  iso,
+  parseIntParam,
+  parseTextParam,
+  queryText,
+  type Query,
+} from '../access/params';
 import { badRequest } from '../errors';
 
 const DAY_MS = 86_400_000;
@@ -111,7 +118,12 @@ export function parseInstant(text: string): ParsedInstant | null {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const utc = Date.UTC(year, month - 1, day, hour, minute, second, milli);
   const check = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1970 || check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {
+  if (
+    year < 1970 ||
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day
+  ) {
     return null;
   }
   let offsetMin = 0;
@@ -124,7 +136,8 @@ export function parseInstant(text: string): ParsedInstant | null {
     if (oh > 14 || om > 59) return null;
     offsetMin = sign * (oh * 60 + om);
   }
-  const unitMs = h === undefined ? DAY_MS : s === undefined ? 60_000 : frac === undefined ? 1000 : 1;
+  const unitMs =
+    h === undefined ? DAY_MS : s === undefined ? 60_000 : frac === undefined ? 1000 : 1;
   return { ms: utc - offsetMin * 60_000, unitMs };
 }
 
@@ -138,13 +151,21 @@ export interface InstantRange {
  * Reads a range from the parameters `fromName` / `toName` (module doc rules) at the clock `now`.
  * Throws 400 naming the parameter when one is malformed, or when from is not before to.
  */
-export function parseInstantRange(q: Query, fromName: string, toName: string, now: Date, defaultDays: number | null): InstantRange {
+export function parseInstantRange(
+  q: Query,
+  fromName: string,
+  toName: string,
+  now: Date,
+  defaultDays: number | null,
+): InstantRange {
   const read = (name: string): ParsedInstant | undefined => {
     const t = queryText(q, name);
     if (t === undefined) return undefined;
     const p = parseInstant(t);
     if (!p) {
-      throw badRequest(`${name} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS', a day 'YYYY-MM-DD' or ISO 8601 (got '${t}')`);
+      throw badRequest(
+        `${name} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS', a day 'YYYY-MM-DD' or ISO 8601 (got '${t}')`,
+      );
     }
     return p;
   };
@@ -160,7 +181,9 @@ export function parseInstantRange(q: Query, fromName: string, toName: string, no
     toExclusive: to === undefined ? null : new Date(to.ms + to.unitMs),
   };
   if (range.from && range.toExclusive && range.from.getTime() >= range.toExclusive.getTime()) {
-    throw badRequest(`${fromName} (${queryText(q, fromName)}) is after ${toName} (${queryText(q, toName)})`);
+    throw badRequest(
+      `${fromName} (${queryText(q, fromName)}) is after ${toName} (${queryText(q, toName)})`,
+    );
   }
   return range;
 }
@@ -182,7 +205,10 @@ function rangeSql(range: InstantRange, params: unknown[]): string[] {
 const whereOf = (parts: string[]) => (parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`);
 
 /** Converts per-currency cent sums into the reporting currency (unrounded); unknown currencies are collected in `missing`. */
-function converter(config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>, missing: Set<string>) {
+function converter(
+  config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
+  missing: Set<string>,
+) {
   return (currency: string, cents: number): number => {
     if (currency === config.reportingCurrency) return cents;
     const rate = config.fxRates[currency];
@@ -196,7 +222,10 @@ function converter(config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>, 
 
 function warnMissing(deps: AppDeps, missing: Set<string>): void {
   if (missing.size > 0) {
-    deps.log.warn({ currencies: [...missing] }, 'isr: no FX rate for these currencies; left out of amounts');
+    deps.log.warn(
+      { currencies: [...missing] },
+      'isr: no FX rate for these currencies; left out of amounts',
+    );
   }
 }
 
@@ -204,7 +233,12 @@ function warnMissing(deps: AppDeps, missing: Set<string>): void {
 export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJson> {
   const range = parseInstantRange(q, 'from', 'to', deps.now(), ISR_DEFAULT_DAYS);
   const params: unknown[] = [];
-  const res = await deps.db.query<{ source: string; currency: string; events: number; amount: string }>(
+  const res = await deps.db.query<{
+    source: string;
+    currency: string;
+    events: number;
+    amount: string;
+  }>(
     `SELECT source, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
        FROM isr_events ${whereOf(rangeSql(range, params))} GROUP BY source, currency`,
     params,
@@ -239,10 +273,19 @@ export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJso
 }
 
 /** GET /isr-metrics/daily: one row per UTC day and source with events, ordered by day then source. */
-export async function isrDaily(deps: AppDeps, q: Query): Promise<{ rows: IsrDailyRowJson[]; currency: string }> {
+export async function isrDaily(
+  deps: AppDeps,
+  q: Query,
+): Promise<{ rows: IsrDailyRowJson[]; currency: string }> {
   const range = parseInstantRange(q, 'from', 'to', deps.now(), ISR_DEFAULT_DAYS);
   const params: unknown[] = [];
-  const res = await deps.db.query<{ day: string; source: string; currency: string; events: number; amount: string }>(
+  const res = await deps.db.query<{
+    day: string;
+    source: string;
+    currency: string;
+    events: number;
+    amount: string;
+  }>(
     `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, source, currency,
             count(*)::int AS events, sum(amount_cents)::bigint AS amount
        FROM isr_events ${whereOf(rangeSql(range, params))}
@@ -259,21 +302,46 @@ export async function isrDaily(deps: AppDeps, q: Query): Promise<{ rows: IsrDail
       last.events += r.events;
       last.amount += convert(r.currency, Number(r.amount));
     } else {
-      acc.push({ day: r.day, source: r.source, events: r.events, amount: convert(r.currency, Number(r.amount)) });
+      acc.push({
+        day: r.day,
+        source: r.source,
+        events: r.events,
+        amount: convert(r.currency, Number(r.amount)),
+      });
     }
   }
   warnMissing(deps, missing);
-  for (const a of acc) rows.push({ day: a.day, source: a.source, events: a.events, amount_cents: Math.round(a.amount) });
+  for (const a of acc)
+    rows.push({
+      day: a.day,
+      source: a.source,
+      events: a.events,
+      amount_cents: Math.round(a.amount),
+    });
   return { rows, currency: deps.config.reportingCurrency };
 }
 
 /** GET /isr-metrics/affiliates: affiliates by net revenue (desc; then events desc, name), at most `limit` (1..100, default 12). */
-export async function isrAffiliates(deps: AppDeps, q: Query): Promise<{ rows: IsrAffiliateRowJson[]; currency: string }> {
-  const limit = parseIntParam(q, 'limit', 1, ISR_AFFILIATES_MAX_LIMIT, ISR_AFFILIATES_DEFAULT_LIMIT);
+export async function isrAffiliates(
+  deps: AppDeps,
+  q: Query,
+): Promise<{ rows: IsrAffiliateRowJson[]; currency: string }> {
+  const limit = parseIntParam(
+    q,
+    'limit',
+    1,
+    ISR_AFFILIATES_MAX_LIMIT,
+    ISR_AFFILIATES_DEFAULT_LIMIT,
+  );
   const range = parseInstantRange(q, 'from', 'to', deps.now(), ISR_DEFAULT_DAYS);
   const params: unknown[] = [];
   const where = [...rangeSql(range, params), "affiliate IS NOT NULL AND affiliate <> ''"];
-  const res = await deps.db.query<{ affiliate: string; currency: string; events: number; amount: string }>(
+  const res = await deps.db.query<{
+    affiliate: string;
+    currency: string;
+    events: number;
+    amount: string;
+  }>(
     `SELECT affiliate, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
        FROM isr_events ${whereOf(where)} GROUP BY 1, 2`,
     params,
@@ -290,7 +358,12 @@ export async function isrAffiliates(deps: AppDeps, q: Query): Promise<{ rows: Is
   warnMissing(deps, missing);
   const rows = [...by.entries()]
     .map(([affiliate, a]) => ({ affiliate, amount_cents: Math.round(a.amount), events: a.events }))
-    .sort((a, b) => b.amount_cents - a.amount_cents || b.events - a.events || a.affiliate.localeCompare(b.affiliate))
+    .sort(
+      (a, b) =>
+        b.amount_cents - a.amount_cents ||
+        b.events - a.events ||
+        a.affiliate.localeCompare(b.affiliate),
+    )
     .slice(0, limit);
   return { rows, currency: deps.config.reportingCurrency };
 }
@@ -329,7 +402,13 @@ interface DbIsrRow {
  */
 export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsPageJson> {
   const page = parseIntParam(q, 'page', 1, 1_000_000, 1);
-  const pageSize = parseIntParam(q, 'pageSize', 1, ISR_EVENTS_MAX_PAGE_SIZE, ISR_EVENTS_DEFAULT_PAGE_SIZE);
+  const pageSize = parseIntParam(
+    q,
+    'pageSize',
+    1,
+    ISR_EVENTS_MAX_PAGE_SIZE,
+    ISR_EVENTS_DEFAULT_PAGE_SIZE,
+  );
   const range = parseInstantRange(q, 'time_from', 'time_to', deps.now(), null);
   const search = parseSearch(q);
   const params: unknown[] = [];
@@ -361,7 +440,10 @@ export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsP
   let total: number;
   if (page === 1 && rowsRes.rows.length < pageSize) total = rowsRes.rows.length;
   else {
-    const countRes = await deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM isr_events ${whereOf(where)}`, params);
+    const countRes = await deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM isr_events ${whereOf(where)}`,
+      params,
+    );
     total = countRes.rows[0]?.n ?? 0;
   }
   return {

@@ -34,7 +34,9 @@ function expectConsistent(body: MetricsOverviewJson): void {
   expect(sum(series.lineDaily, (r) => r.new)).toBe(totals.totalNewInRange);
   expect(sum(series.lineDaily, (r) => r.renewals)).toBe(totals.totalRenewalsInRange);
   expect(sum(series.lineDaily, (r) => r.cancellations)).toBe(totals.totalCancellationsInRange);
-  expect(sum(series.byProviderDaily, (r) => r.total)).toBe(totals.totalNewInRange + totals.totalRenewalsInRange);
+  expect(sum(series.byProviderDaily, (r) => r.total)).toBe(
+    totals.totalNewInRange + totals.totalRenewalsInRange,
+  );
   expect(sum(series.byProviderDailyAmountCents, (r) => r.total)).toBe(totals.estimatedRevenueCents);
   for (const r of [...series.byProviderDaily, ...series.byProviderDailyAmountCents]) {
     expect(r.total).toBe(r.lemonsqueezy + r.clickbank);
@@ -53,14 +55,59 @@ describe('GET /metrics/overview on a small scenario', () => {
     await seedScenario(db);
     // Subscriptions (scenario): 1 LS active monthly USD, 2 CB active yearly USD, 3 LS on_trial
     // (no access), 4 LS past_due yearly EUR. Plans are all 'pro'.
-    await insertEvent(db, { subscriptionId: 1, type: 'renewal', occurredAt: '2026-09-05T10:00:00Z', amountCents: 1000, currency: 'USD' });
-    await insertEvent(db, { subscriptionId: 3, type: 'new', occurredAt: '2026-11-01T08:00:00Z', amountCents: 0, currency: 'USD' });
-    await insertEvent(db, { subscriptionId: 1, type: 'new', occurredAt: '2026-11-05T10:00:00Z', amountCents: 1000, currency: 'USD' });
-    await insertEvent(db, { subscriptionId: 2, type: 'new', occurredAt: '2026-11-10T00:00:00Z', amountCents: 4900, currency: 'USD' });
-    await insertEvent(db, { subscriptionId: 1, type: 'renewal', occurredAt: '2026-11-18T23:59:59Z', amountCents: 1000 });
-    await insertEvent(db, { subscriptionId: 2, type: 'cancellation', occurredAt: '2026-11-19T09:00:00Z' });
-    await insertEvent(db, { subscriptionId: 4, type: 'renewal', occurredAt: '2026-11-19T10:00:00Z', amountCents: 9900, currency: 'EUR' });
-    await insertEvent(db, { subscriptionId: 4, type: 'refund', occurredAt: '2026-11-19T11:00:00Z', amountCents: 9900, currency: 'EUR' });
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'renewal',
+      occurredAt: '2026-09-05T10:00:00Z',
+      amountCents: 1000,
+      currency: 'USD',
+    });
+    await insertEvent(db, {
+      subscriptionId: 3,
+      type: 'new',
+      occurredAt: '2026-11-01T08:00:00Z',
+      amountCents: 0,
+      currency: 'USD',
+    });
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'new',
+      occurredAt: '2026-11-05T10:00:00Z',
+      amountCents: 1000,
+      currency: 'USD',
+    });
+    await insertEvent(db, {
+      subscriptionId: 2,
+      type: 'new',
+      occurredAt: '2026-11-10T00:00:00Z',
+      amountCents: 4900,
+      currency: 'USD',
+    });
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'renewal',
+      occurredAt: '2026-11-18T23:59:59Z',
+      amountCents: 1000,
+    });
+    await insertEvent(db, {
+      subscriptionId: 2,
+      type: 'cancellation',
+      occurredAt: '2026-11-19T09:00:00Z',
+    });
+    await insertEvent(db, {
+      subscriptionId: 4,
+      type: 'renewal',
+      occurredAt: '2026-11-19T10:00:00Z',
+      amountCents: 9900,
+      currency: 'EUR',
+    });
+    await insertEvent(db, {
+      subscriptionId: 4,
+      type: 'refund',
+      occurredAt: '2026-11-19T11:00:00Z',
+      amountCents: 9900,
+      currency: 'EUR',
+    });
   });
 
   it('answers the default last 28 UTC days with exact totals, series and pies', async () => {
@@ -114,12 +161,25 @@ describe('GET /metrics/overview on a small scenario', () => {
 
   it('narrows every part by provider', async () => {
     const cb = await overview('?provider=clickbank');
-    expect(cb.totals).toMatchObject({ totalActive: 1, totalNewInRange: 1, totalRenewalsInRange: 0, totalCancellationsInRange: 1, activeAtStart: 1, churnRate: 1, estimatedRevenueCents: 4900 });
+    expect(cb.totals).toMatchObject({
+      totalActive: 1,
+      totalNewInRange: 1,
+      totalRenewalsInRange: 0,
+      totalCancellationsInRange: 1,
+      activeAtStart: 1,
+      churnRate: 1,
+      estimatedRevenueCents: 4900,
+    });
     expect(cb.pies.activeByProvider).toEqual([{ provider: 'clickbank', cnt: 1 }]);
     expect(cb.series.byProviderDaily.every((r) => r.lemonsqueezy === 0)).toBe(true);
     expectConsistent(cb);
     const ls = await overview('?provider=LemonSqueezy');
-    expect(ls.totals).toMatchObject({ totalActive: 2, totalNewInRange: 2, totalRenewalsInRange: 2, totalCancellationsInRange: 0 });
+    expect(ls.totals).toMatchObject({
+      totalActive: 2,
+      totalNewInRange: 2,
+      totalRenewalsInRange: 2,
+      totalCancellationsInRange: 0,
+    });
     expectConsistent(ls);
     expect(await overview('?provider=all')).toEqual(await overview());
   });
@@ -127,10 +187,20 @@ describe('GET /metrics/overview on a small scenario', () => {
   it('narrows by status (the subscription status now), plan and source, case-insensitively', async () => {
     const active = await overview('?status=active');
     // Subscription 3 is on_trial (not one of active, trialing, past_due): its new event drops out.
-    expect(active.totals).toMatchObject({ totalActive: 3, totalNewInRange: 2, totalRenewalsInRange: 2 });
+    expect(active.totals).toMatchObject({
+      totalActive: 3,
+      totalNewInRange: 2,
+      totalRenewalsInRange: 2,
+    });
     expectConsistent(active);
     const expired = await overview('?status=expired');
-    expect(expired.totals).toMatchObject({ totalActive: 0, totalNewInRange: 0, totalRenewalsInRange: 0, totalCancellationsInRange: 0, estimatedRevenueCents: 0 });
+    expect(expired.totals).toMatchObject({
+      totalActive: 0,
+      totalNewInRange: 0,
+      totalRenewalsInRange: 0,
+      totalCancellationsInRange: 0,
+      estimatedRevenueCents: 0,
+    });
     expect(expired.series.byProviderDaily).toEqual([]);
     expect(expired.series.byProviderDailyAmountCents).toEqual([]);
     expect(expired.pies).toEqual({ activeByProvider: [], activeByPlan: [] });
@@ -140,27 +210,53 @@ describe('GET /metrics/overview on a small scenario', () => {
 
     await db.query("UPDATE subscriptions SET source = 'superaff' WHERE id = 2");
     const src = await overview('?source=SuperAff');
-    expect(src.totals).toMatchObject({ totalActive: 1, totalNewInRange: 1, totalCancellationsInRange: 1, estimatedRevenueCents: 4900 });
+    expect(src.totals).toMatchObject({
+      totalActive: 1,
+      totalNewInRange: 1,
+      totalCancellationsInRange: 1,
+      estimatedRevenueCents: 4900,
+    });
     expectConsistent(src);
   });
 
   it('type narrows the payment figures to new or renewal events', async () => {
     const news = await overview('?type=new');
-    expect(news.totals).toMatchObject({ totalNewInRange: 3, totalRenewalsInRange: 0, totalCancellationsInRange: 1, estimatedRevenueCents: 5900, totalActive: 3 });
+    expect(news.totals).toMatchObject({
+      totalNewInRange: 3,
+      totalRenewalsInRange: 0,
+      totalCancellationsInRange: 1,
+      estimatedRevenueCents: 5900,
+      totalActive: 3,
+    });
     expectConsistent(news);
     const renewals = await overview('?type=renewal');
-    expect(renewals.totals).toMatchObject({ totalNewInRange: 0, totalRenewalsInRange: 2, estimatedRevenueCents: 1000 + 10692 });
+    expect(renewals.totals).toMatchObject({
+      totalNewInRange: 0,
+      totalRenewalsInRange: 2,
+      estimatedRevenueCents: 1000 + 10692,
+    });
     expectConsistent(renewals);
   });
 
   it('follows later writes: new events and status changes move through the roll-ups', async () => {
-    await insertEvent(db, { subscriptionId: 1, type: 'cancellation', occurredAt: '2026-11-20T08:00:00Z' });
-    await db.query("UPDATE subscriptions SET status = 'cancelled', ends_at = '2026-12-05T10:00:00Z' WHERE id = 1");
+    await insertEvent(db, {
+      subscriptionId: 1,
+      type: 'cancellation',
+      occurredAt: '2026-11-20T08:00:00Z',
+    });
+    await db.query(
+      "UPDATE subscriptions SET status = 'cancelled', ends_at = '2026-12-05T10:00:00Z' WHERE id = 1",
+    );
     const all = await overview();
     expect(all.totals.totalCancellationsInRange).toBe(2);
     expect(all.totals.totalActive).toBe(3); // cancelled, but paid until December
     const cancelled = await overview('?status=cancelled');
-    expect(cancelled.totals).toMatchObject({ totalActive: 1, totalNewInRange: 1, totalRenewalsInRange: 1, totalCancellationsInRange: 1 });
+    expect(cancelled.totals).toMatchObject({
+      totalActive: 1,
+      totalNewInRange: 1,
+      totalRenewalsInRange: 1,
+      totalCancellationsInRange: 1,
+    });
     expectConsistent(cancelled);
     await db.query("DELETE FROM subscription_events WHERE subscription_id = 1 AND type = 'new'");
     expect((await overview()).totals.totalNewInRange).toBe(2);
@@ -168,7 +264,9 @@ describe('GET /metrics/overview on a small scenario', () => {
 
   it('answers explicit, one-day, all-time and empty ranges', async () => {
     const day = await overview('?from=2026-11-19&to=2026-11-19');
-    expect(day.series.lineDaily).toEqual([{ date: '2026-11-19', new: 0, renewals: 1, cancellations: 1 }]);
+    expect(day.series.lineDaily).toEqual([
+      { date: '2026-11-19', new: 0, renewals: 1, cancellations: 1 },
+    ]);
     // Churn: 1 cancellation ÷ 3 active at 2026-11-19 00:00 (subscription 3's trial had ended).
     expect(day.totals.activeAtStart).toBe(3);
     const all = await overview('?to=2026-11-20');
@@ -178,9 +276,18 @@ describe('GET /metrics/overview on a small scenario', () => {
     const fromOnly = await overview('?from=2026-11-18');
     expect(fromOnly.range).toEqual({ from: '2026-11-18', to: '2026-11-20' });
     const empty = await overview('?from=2020-01-01&to=2020-01-31');
-    expect(empty.totals).toMatchObject({ totalNewInRange: 0, totalRenewalsInRange: 0, totalCancellationsInRange: 0, activeAtStart: 0, churnRate: 0, estimatedRevenueCents: 0 });
+    expect(empty.totals).toMatchObject({
+      totalNewInRange: 0,
+      totalRenewalsInRange: 0,
+      totalCancellationsInRange: 0,
+      activeAtStart: 0,
+      churnRate: 0,
+      estimatedRevenueCents: 0,
+    });
     expect(empty.series.lineDaily).toHaveLength(31);
-    expect(empty.series.lineDaily.every((r) => r.new === 0 && r.renewals === 0 && r.cancellations === 0)).toBe(true);
+    expect(
+      empty.series.lineDaily.every((r) => r.new === 0 && r.renewals === 0 && r.cancellations === 0),
+    ).toBe(true);
     expect(empty.series.byProviderDaily).toEqual([]);
     expect(empty.series.byProviderDailyAmountCents).toEqual([]);
   });
@@ -199,7 +306,10 @@ describe('GET /metrics/overview on a small scenario', () => {
     });
     expect(body.series.lineDaily).toHaveLength(28);
     expect(body.pies).toEqual({ activeByProvider: [], activeByPlan: [] });
-    expect((await overview('?to=2026-11-20')).range).toEqual({ from: '2026-11-20', to: '2026-11-20' });
+    expect((await overview('?to=2026-11-20')).range).toEqual({
+      from: '2026-11-20',
+      to: '2026-11-20',
+    });
   });
 
   it.each([
@@ -248,13 +358,27 @@ describe('GET /metrics/overview on seeded demo data', () => {
   it('partitions by provider and by plan, and status filters narrow', async () => {
     const qs = '?from=2026-05-01&to=2026-11-20';
     const all = await overview(qs);
-    const parts = await Promise.all(['lemonsqueezy', 'clickbank'].map((p) => overview(`${qs}&provider=${p}`)));
-    const plans = await Promise.all(['Basic', 'Pro', 'Premium'].map((p) => overview(`${qs}&plan=${p}`)));
+    const parts = await Promise.all(
+      ['lemonsqueezy', 'clickbank'].map((p) => overview(`${qs}&provider=${p}`)),
+    );
+    const plans = await Promise.all(
+      ['Basic', 'Pro', 'Premium'].map((p) => overview(`${qs}&plan=${p}`)),
+    );
     for (const split of [parts, plans]) {
-      for (const key of ['totalActive', 'totalNewInRange', 'totalRenewalsInRange', 'totalCancellationsInRange', 'activeAtStart'] as const) {
+      for (const key of [
+        'totalActive',
+        'totalNewInRange',
+        'totalRenewalsInRange',
+        'totalCancellationsInRange',
+        'activeAtStart',
+      ] as const) {
         expect(sum(split, (b) => b.totals[key])).toBe(all.totals[key]);
       }
-      expect(Math.abs(sum(split, (b) => b.totals.estimatedRevenueCents) - all.totals.estimatedRevenueCents)).toBeLessThanOrEqual(400);
+      expect(
+        Math.abs(
+          sum(split, (b) => b.totals.estimatedRevenueCents) - all.totals.estimatedRevenueCents,
+        ),
+      ).toBeLessThanOrEqual(400);
       for (const b of split) expectConsistent(b);
     }
     for (const status of ['active', 'cancelled', 'expired']) {

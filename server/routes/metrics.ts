@@ -107,7 +107,13 @@ export function parseDay(text: string): number | null {
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const ms = Date.UTC(y, mo - 1, d);
   const back = new Date(ms);
-  if (y < 1970 || back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
+  if (
+    y < 1970 ||
+    back.getUTCFullYear() !== y ||
+    back.getUTCMonth() !== mo - 1 ||
+    back.getUTCDate() !== d
+  )
+    return null;
   return ms;
 }
 
@@ -115,7 +121,11 @@ export function parseDay(text: string): number | null {
 export const dayText = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** Lenient enum: blank, 'all' and 'any' mean no filter; anything else must be one of `allowed` (else 400). */
-function optionalEnum<T extends string>(q: Query, name: string, allowed: readonly T[]): T | undefined {
+function optionalEnum<T extends string>(
+  q: Query,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
   const t = queryText(q, name)?.toLowerCase();
   if (t === undefined || t === 'all' || t === 'any') return undefined;
   return parseEnum({ [name]: t }, name, allowed);
@@ -127,7 +137,10 @@ function optionalEnum<T extends string>(q: Query, name: string, allowed: readonl
  * impossible day, from after to, a range longer than METRICS_MAX_RANGE_DAYS, an unknown
  * provider/status/type, or plan/source longer than 100 characters.
  */
-export function parseOverviewQuery(q: Query, now: Date): Omit<OverviewQuery, 'from'> & { from: string | null } {
+export function parseOverviewQuery(
+  q: Query,
+  now: Date,
+): Omit<OverviewQuery, 'from'> & { from: string | null } {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const day = (name: 'from' | 'to'): number | undefined => {
     const t = queryText(q, name);
@@ -150,7 +163,8 @@ export function parseOverviewQuery(q: Query, now: Date): Omit<OverviewQuery, 'fr
     from = fromMs;
     to = toMs ?? today;
   }
-  if (from !== null && from > to) throw badRequest(`from (${dayText(from)}) is after to (${dayText(to)})`);
+  if (from !== null && from > to)
+    throw badRequest(`from (${dayText(from)}) is after to (${dayText(to)})`);
   if (from !== null && (to - from) / DAY_MS + 1 > METRICS_MAX_RANGE_DAYS) {
     throw badRequest(`The range may span at most ${METRICS_MAX_RANGE_DAYS} days`);
   }
@@ -166,7 +180,10 @@ export function parseOverviewQuery(q: Query, now: Date): Omit<OverviewQuery, 'fr
 }
 
 /** Rate of `currency` into the reporting currency, or null without one. */
-function rateOf(config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>, currency: string): number | null {
+function rateOf(
+  config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
+  currency: string,
+): number | null {
   if (currency === config.reportingCurrency) return 1;
   const rate = config.fxRates[currency];
   return rate != null && Number.isFinite(rate) ? rate : null;
@@ -198,7 +215,8 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   const { db, config } = deps;
   const now = deps.now();
   const parsed = parseOverviewQuery(query, now);
-  const fine = parsed.plan !== undefined || parsed.source !== undefined || parsed.status !== undefined;
+  const fine =
+    parsed.plan !== undefined || parsed.source !== undefined || parsed.status !== undefined;
   const table = fine ? 'metrics_daily' : 'metrics_daily_provider';
 
   let from = parsed.from;
@@ -222,7 +240,14 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   // 1. Daily flows from the roll-up.
   const sParams: unknown[] = [from, to];
   const sWhere = ['day >= $1::date', 'day <= $2::date', ...filterSql(parsed, sParams, (c) => c)];
-  const flows = await db.query<{ day: string; type: string; provider: string; currency: string; events: number; amount: string }>(
+  const flows = await db.query<{
+    day: string;
+    type: string;
+    provider: string;
+    currency: string;
+    events: number;
+    amount: string;
+  }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, type, provider, currency,
             sum(events)::int AS events, sum(amount_cents)::bigint AS amount
        FROM ${table} WHERE ${sWhere.join(' AND ')}
@@ -233,7 +258,12 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   // 2. Current access and access at the start of the range, by provider and plan (one scan).
   const aParams: unknown[] = [now.toISOString(), `${from}T00:00:00Z`];
   const aWhere = filterSql(parsed, aParams, (c) => `s.${c}`);
-  const access = await db.query<{ provider: string; plan: string; active: number; start_active: number }>(
+  const access = await db.query<{
+    provider: string;
+    plan: string;
+    active: number;
+    start_active: number;
+  }>(
     `SELECT s.provider, s.plan,
             count(*) FILTER (WHERE ${activeAccessCondition('s', '$1::timestamptz')})::int AS active,
             count(*) FILTER (WHERE s.start_date < $2::timestamptz AND (s.ends_at IS NULL OR s.ends_at > $2::timestamptz)
@@ -248,8 +278,18 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   const days: string[] = [];
   for (let t = fromMs; t <= toMs; t += DAY_MS) days.push(dayText(t));
   const index = new Map(days.map((d, i) => [d, i]));
-  const line: LineDailyRow[] = days.map((date) => ({ date, new: 0, renewals: 0, cancellations: 0 }));
-  const counts: ProviderDailyRow[] = days.map((date) => ({ date, lemonsqueezy: 0, clickbank: 0, total: 0 }));
+  const line: LineDailyRow[] = days.map((date) => ({
+    date,
+    new: 0,
+    renewals: 0,
+    cancellations: 0,
+  }));
+  const counts: ProviderDailyRow[] = days.map((date) => ({
+    date,
+    lemonsqueezy: 0,
+    clickbank: 0,
+    total: 0,
+  }));
   /** Unrounded reporting-currency amounts per day and provider. */
   const amounts = days.map(() => ({ lemonsqueezy: 0, clickbank: 0 }));
   const missing = new Set<string>();
@@ -276,7 +316,10 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
     else (amounts[i] as Record<Provider, number>)[provider] += rate * Number(r.amount);
   }
   if (missing.size > 0) {
-    deps.log.warn({ currencies: [...missing] }, 'metrics: no FX rate for these currencies; left out of money figures');
+    deps.log.warn(
+      { currencies: [...missing] },
+      'metrics: no FX rate for these currencies; left out of money figures',
+    );
   }
 
   const amountRows: ProviderDailyRow[] = days.map((date, i) => {
@@ -318,7 +361,8 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
       totalRenewalsInRange: totalRenewals,
       totalCancellationsInRange: totalCancellations,
       activeAtStart,
-      churnRate: activeAtStart > 0 ? Math.round((totalCancellations / activeAtStart) * 1e6) / 1e6 : 0,
+      churnRate:
+        activeAtStart > 0 ? Math.round((totalCancellations / activeAtStart) * 1e6) / 1e6 : 0,
       estimatedRevenueCents: revenue,
     },
     series: {

@@ -94,11 +94,28 @@ export class IsrWriter {
       const choices = LS_CAMPAIGNS[c.trafficSource] ?? [['(none)', 1] as const];
       const picked = r.weighted(choices);
       const year = new Date(saleAt).getUTCFullYear();
-      campaign = blackFriday && c.trafficSource !== 'direct' ? `black-friday-${year}` : picked === '(none)' ? null : picked;
+      campaign =
+        blackFriday && c.trafficSource !== 'direct'
+          ? `black-friday-${year}`
+          : picked === '(none)'
+            ? null
+            : picked;
       const base = r.pick(LS_REFERRERS[c.trafficSource] ?? ['']);
-      referrer = base === '' ? null : base.endsWith('/episodes/') || base.endsWith('/issue/') ? `${base}${r.int(12, 240)}` : base;
+      referrer =
+        base === ''
+          ? null
+          : base.endsWith('/episodes/') || base.endsWith('/issue/')
+            ? `${base}${r.int(12, 240)}`
+            : base;
       utmSource = c.trafficSource;
-      utmMedium = c.trafficSource === 'newsletter' ? 'email' : c.trafficSource === 'google' ? 'cpc' : c.trafficSource === 'direct' ? 'none' : 'social';
+      utmMedium =
+        c.trafficSource === 'newsletter'
+          ? 'email'
+          : c.trafficSource === 'google'
+            ? 'cpc'
+            : c.trafficSource === 'direct'
+              ? 'none'
+              : 'social';
     }
     const landing = `https://mgclub.example.com/${c.provider === 'clickbank' ? 'join' : r.pick(['join', 'pricing', 'members'])}`;
 
@@ -119,10 +136,17 @@ export class IsrWriter {
         ...(c.affiliate ? { affiliate: c.affiliate } : {}),
         ...(c.subid ? { tid: c.subid } : {}),
         ...(campaign ? { campaign } : {}),
-        ...(isSale ? { utm: { source: utmSource, medium: utmMedium, ...(campaign ? { campaign } : {}) }, landing_page: landing } : {}),
+        ...(isSale
+          ? {
+              utm: { source: utmSource, medium: utmMedium, ...(campaign ? { campaign } : {}) },
+              landing_page: landing,
+            }
+          : {}),
         ...(isSale && referrer ? { referrer } : {}),
         tracked_at: new Date(p.at).toISOString(),
-        ...(p.kind === 'refund' ? { days_after_payment: Math.round((p.at - saleAt) / DAY_MS) } : {}),
+        ...(p.kind === 'refund'
+          ? { days_after_payment: Math.round((p.at - saleAt) / DAY_MS) }
+          : {}),
       };
       out.push(
         copyLine([
