@@ -286,10 +286,12 @@ export async function isrDaily(
     events: number;
     amount: string;
   }>(
-    `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, source, currency,
-            count(*)::int AS events, sum(amount_cents)::bigint AS amount
-       FROM isr_events ${whereOf(rangeSql(range, params))}
-      GROUP BY 1, 2, 3 ORDER BY 1, 2`,
+    `SELECT to_char(d, 'YYYY-MM-DD') AS day, source, currency, events, amount
+       FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS d, source, currency,
+                    count(*)::int AS events, sum(amount_cents)::bigint AS amount
+               FROM isr_events ${whereOf(rangeSql(range, params))}
+              GROUP BY 1, 2, 3) x
+      ORDER BY d, source, currency`,
     params,
   );
   const missing = new Set<string>();

@@ -153,6 +153,16 @@ describe('GET /metrics/overview on a small scenario', () => {
     expectConsistent(body);
   });
 
+  it('leaves a currency without an FX rate out of money, not out of counts', async () => {
+    const noEur = testApp(testDeps(db, NOW, { fxRates: { USD: 1 } }), [metricsRoutes]);
+    const res = await call(noEur, 'GET', '/metrics/overview');
+    expect(res.status).toBe(200);
+    const body = res.body as MetricsOverviewJson;
+    expect(body.totals.totalRenewalsInRange).toBe(2);
+    expect(body.totals.estimatedRevenueCents).toBe(1000 + 4900 + 1000);
+    expectConsistent(body);
+  });
+
   it('agrees with the dashboard: totalActive equals /stats activeSubscribers', async () => {
     const stats = await call(app(), 'GET', '/stats');
     expect(stats.status).toBe(200);

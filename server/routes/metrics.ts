@@ -237,21 +237,44 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   }
   const to = parsed.to;
 
-  // 1. Daily flows from the roll-up.
-  const sParams: unknown[] = [from, to];
-  const sWhere = ['day >= $1::date', 'day <= $2::date', ...filterSql(parsed, sParams, (c) => c)];
+  // 1. Daily flows from the roll-up, pivoted to one row per day with data and converted into the
+  // reporting currency in SQL (a few hundred small rows cross the PGlite boundary, not thousands).
+  const fxCurrencies = [
+    config.reportingCurrency,
+    ...Object.keys(config.fxRates).filter((c) => c !== config.reportingCurrency),
+  ];
+  const fxRates = fxCurrencies.map((c) => rateOf(config, c));
+  const payTypes = parsed.type ? [parsed.type] : ['new', 'renewal'];
+  const sParams: unknown[] = [from, to, fxCurrencies, fxRates, payTypes];
+  const sWhere = [
+    'm.day >= $1::date',
+    'm.day <= $2::date',
+    ...filterSql(parsed, sParams, (c) => `m.${c}`),
+  ];
+  const pay = `m.type = ANY($5::text[])`;
   const flows = await db.query<{
     day: string;
-    type: string;
-    provider: string;
-    currency: string;
-    events: number;
-    amount: string;
+    new: number;
+    renewals: number;
+    cancellations: number;
+    ls_n: number;
+    cb_n: number;
+    ls_amount: number;
+    cb_amount: number;
+    missing: string[] | null;
   }>(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, type, provider, currency,
-            sum(events)::int AS events, sum(amount_cents)::bigint AS amount
-       FROM ${table} WHERE ${sWhere.join(' AND ')}
-      GROUP BY day, type, provider, currency`,
+    `SELECT to_char(m.day, 'YYYY-MM-DD') AS day,
+            COALESCE(sum(m.events) FILTER (WHERE m.type = 'new' AND ${pay}), 0)::int AS new,
+            COALESCE(sum(m.events) FILTER (WHERE m.type = 'renewal' AND ${pay}), 0)::int AS renewals,
+            COALESCE(sum(m.events) FILTER (WHERE m.type = 'cancellation'), 0)::int AS cancellations,
+            COALESCE(sum(m.events) FILTER (WHERE ${pay} AND m.provider = 'lemonsqueezy'), 0)::int AS ls_n,
+            COALESCE(sum(m.events) FILTER (WHERE ${pay} AND m.provider = 'clickbank'), 0)::int AS cb_n,
+            COALESCE(sum(m.amount_cents * fx.rate) FILTER (WHERE ${pay} AND m.provider = 'lemonsqueezy'), 0)::float8 AS ls_amount,
+            COALESCE(sum(m.amount_cents * fx.rate) FILTER (WHERE ${pay} AND m.provider = 'clickbank'), 0)::float8 AS cb_amount,
+            array_agg(DISTINCT m.currency) FILTER (WHERE ${pay} AND fx.rate IS NULL) AS missing
+       FROM ${table} m LEFT JOIN unnest($3::text[], $4::float8[]) AS fx(currency, rate) ON fx.currency = m.currency
+      WHERE ${sWhere.join(' AND ')}
+      GROUP BY m.day`,
     sParams,
   );
 
@@ -299,21 +322,17 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
     const i = index.get(r.day);
     if (i === undefined) continue;
     const row = line[i] as LineDailyRow;
-    if (r.type === 'cancellation') {
-      row.cancellations += r.events;
-      continue;
-    }
-    if (r.type !== 'new' && r.type !== 'renewal') continue;
-    if (parsed.type && parsed.type !== r.type) continue;
-    if (r.type === 'new') row.new += r.events;
-    else row.renewals += r.events;
-    const provider = r.provider as Provider;
-    if (!PROVIDERS.includes(provider)) continue;
-    (counts[i] as ProviderDailyRow)[provider] += r.events;
-    payments += r.events;
-    const rate = rateOf(config, r.currency);
-    if (rate === null) missing.add(r.currency);
-    else (amounts[i] as Record<Provider, number>)[provider] += rate * Number(r.amount);
+    row.new += r.new;
+    row.renewals += r.renewals;
+    row.cancellations += r.cancellations;
+    const c = counts[i] as ProviderDailyRow;
+    c.lemonsqueezy += r.ls_n;
+    c.clickbank += r.cb_n;
+    payments += r.ls_n + r.cb_n;
+    const a = amounts[i] as Record<Provider, number>;
+    a.lemonsqueezy += Number(r.ls_amount);
+    a.clickbank += Number(r.cb_amount);
+    for (const m of r.missing ?? []) missing.add(m);
   }
   if (missing.size > 0) {
     deps.log.warn(
