@@ -286,8 +286,8 @@ export async function isrDaily(
     events: number;
     amount: string;
   }>(
-    `SELECT to_char(d, 'YYYY-MM-DD') AS day, source, currency, events, amount
-       FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS d, source, currency,
+    `SELECT to_char(d AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, source, currency, events, amount
+       FROM (SELECT date_bin('1 day', created_at, '2000-01-01T00:00:00Z') AS d, source, currency,
                     count(*)::int AS events, sum(amount_cents)::bigint AS amount
                FROM isr_events ${whereOf(rangeSql(range, params))}
               GROUP BY 1, 2, 3) x

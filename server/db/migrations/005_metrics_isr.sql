@@ -85,7 +85,12 @@ CREATE TABLE metrics_daily_provider (
   PRIMARY KEY (day, type, provider, currency)
 );
 
--- Adds `sign` × (one event of `type` at `at`, amount `amount`) under the given subscription key.
+-- Filtered overviews read only their slice (the filters compare lower-cased plan and source).
+CREATE INDEX metrics_daily_plan_idx ON metrics_daily (lower(plan), day);
+CREATE INDEX metrics_daily_source_idx ON metrics_daily (lower(COALESCE(source, '')), day);
+CREATE INDEX metrics_daily_status_idx ON metrics_daily (status, day);
+
+-- Adds p_sign × (one event of p_type at p_at, amount p_amount) under the given subscription key.
 CREATE FUNCTION metrics_rollup_add(p_sign INTEGER, p_at TIMESTAMPTZ, p_type TEXT, p_provider TEXT, p_plan TEXT,
                                    p_source TEXT, p_status TEXT, p_currency TEXT, p_amount INTEGER)
   RETURNS void LANGUAGE plpgsql AS $$
