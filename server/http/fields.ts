@@ -293,3 +293,39 @@ export function dateTimeField(name: string) {
       return parsed.at;
     });
 }
+
+/**
+ * An optional, lenient choice: blank, 'all' and 'any' mean no filter (undefined); anything else,
+ * compared in lower case, must be one of `allowed`. Message: "<name> must be one of a, b (got '…')".
+ */
+export function choiceParam<const T extends readonly [string, ...string[]]>(
+  name: string,
+  allowed: T,
+) {
+  return z.preprocess(
+    (value) => {
+      const t = presentText(value);
+      if (typeof t !== 'string') return t;
+      const lower = t.toLowerCase();
+      return lower === 'all' || lower === 'any' ? undefined : lower;
+    },
+    z
+      .enum(allowed, {
+        error: (iss) => `${name} must be one of ${allowed.join(', ')} (got '${String(iss.input)}')`,
+      })
+      .optional(),
+  );
+}
+
+/** An optional search text (≤ maxLength, no control characters) → the trimmed text or undefined. */
+export function searchParam(name: string, maxLength = 200) {
+  return optionalQuery(
+    z
+      .string()
+      .max(maxLength, { error: `${name} must be at most ${maxLength} characters` })
+      // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+      .refine((t) => !/[\u0000-\u001f\u007f]/.test(t), {
+        error: `${name} must not contain control characters`,
+      }),
+  );
+}

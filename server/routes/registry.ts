@@ -5,7 +5,9 @@
 import type { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import { clickbankRoutes } from './clickbank';
+import { isrRoutes } from './isr';
 import { maintenanceRoutes } from './maintenance';
+import { metricsRoutes } from './metrics';
 import { subscriptionsRoutes } from './subscriptions';
 import { usersRoutes } from './users';
 
@@ -17,4 +19,6 @@ export const featureRoutes: RouteFactory[] = [
   (deps) => subscriptionsRoutes(deps),
   clickbankRoutes,
   maintenanceRoutes,
+  metricsRoutes,
+  isrRoutes,
 ];

@@ -9,9 +9,11 @@
  * failures (LemonSqueezy past_due / unpaid), trials and pauses.
  */
 import { createHash } from 'node:crypto';
+import { copyLine } from './copy';
+import { IsrWriter, type IsrPayment } from './isr';
 import { createRng, type Rng } from './prng';
 import {
-  AFFILIATES,
+  AFFILIATE_WEIGHTS,
   COUNTRIES,
   CURRENCIES,
   FIRST_NAMES,
@@ -21,6 +23,7 @@ import {
   LS_SOURCES,
   PLANS,
   STREETS,
+  TID_WEIGHTS,
   type Plan,
 } from './vocabulary';
 import {
@@ -96,6 +99,8 @@ export interface CsvBatch {
   members: string;
   events: string;
   clickbankOrders: string;
+  /** isr_events rows (ISR_COPY_COLUMNS). */
+  isr: string;
   counts: {
     customers: number;
     lemonsqueezy: number;
@@ -104,6 +109,7 @@ export interface CsvBatch {
     events: number;
     clickbankOrders: number;
     accessActive: number;
+    isrEvents: number;
   };
 }
 
@@ -118,21 +124,6 @@ export const COPY_COLUMNS = {
     'id, subscription_id, email, receipt, sku, status, title, site, affiliate, country, state, postal_code, first_name, last_name, customer_display_name, customer_refundable_state, currency, amount_cents, rebill_amount_cents, account_amount_cents, next_payment_at, created_at_provider, raw_json',
   logs: 'ts, level, msg, context',
 } as const;
-
-type Field = string | number | boolean | null;
-
-/** One field of PostgreSQL COPY text format: NULL is \\N; backslash, tab, newline and CR are escaped. */
-function copyField(value: Field): string {
-  if (value === null) return '\\N';
-  const text = String(value);
-  return /[\\\t\n\r]/.test(text)
-    ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
-    : text;
-}
-
-function copyLine(fields: Field[]): string {
-  return fields.map(copyField).join('\t') + '\n';
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** LemonSqueezy's timestamp style: '2021-08-11T13:47:28.000000Z'. */
@@ -167,6 +158,69 @@ function hexDigest(...parts: Array<string | number>): string {
   return createHash('sha256').update(parts.join('|')).digest('hex');
 }
 
+/** ClickBank item number (SKU) of a customer's plan and cadence, e.g. 'mg-pro-m'. */
+function clickbankSku(c: Customer): string {
+  return `mg-${c.plan.name.toLowerCase()}-${c.cadence === 'monthly' ? 'm' : 'y'}`;
+}
+
+/**
+ * ISR payments of a LemonSqueezy customer from the simulated events: a paid 'new' is the sale
+ * (order id = the payload's order_id), each renewal a rebill ('<order>-R<n>'), a refund refunds the
+ * last payment. Free trials have no payment.
+ */
+function lemonSqueezyPayments(c: Customer): IsrPayment[] {
+  const order = 3_000_000 + c.index;
+  const out: IsrPayment[] = [];
+  let last: IsrPayment | null = null;
+  let renewals = 0;
+  for (const e of [...c.sim.events].sort((a, b) => a.at - b.at)) {
+    if ((e.type === 'new' || e.type === 'renewal') && e.amountCents != null && e.amountCents > 0) {
+      const orderId = e.type === 'new' ? String(order) : `${order}-R${++renewals}`;
+      last = {
+        kind: e.type === 'new' ? 'sale' : 'rebill',
+        at: e.at,
+        amountCents: e.amountCents,
+        receipt: `LS${orderId}`,
+        orderId,
+      };
+      out.push(last);
+    } else if (e.type === 'refund' && e.amountCents != null && last) {
+      out.push({
+        kind: 'refund',
+        at: e.at,
+        amountCents: e.amountCents,
+        receipt: last.receipt,
+        orderId: last.orderId,
+      });
+    }
+  }
+  return out;
+}
+
+/** ISR payments of a ClickBank customer: one per transaction (SALE / BILL), plus the refund of a refunded one. */
+function clickbankPayments(c: Customer, txns: CbTxn[]): IsrPayment[] {
+  const out: IsrPayment[] = [];
+  for (const t of txns) {
+    out.push({
+      kind: t.index === 0 ? 'sale' : 'rebill',
+      at: t.at,
+      amountCents: c.priceCents,
+      receipt: t.receipt,
+      orderId: t.receipt,
+    });
+    if (t.refundedAt != null) {
+      out.push({
+        kind: 'refund',
+        at: t.refundedAt,
+        amountCents: c.priceCents,
+        receipt: t.receipt,
+        orderId: t.receipt,
+      });
+    }
+  }
+  return out;
+}
+
 /** Everything decided about one customer before serialisation. */
 interface Customer {
   index: number;
@@ -195,9 +249,11 @@ export class DemoGenerator {
   private eventId = 0;
   private orderId = 0;
   private readonly emails: string[] = [];
+  private readonly isr: IsrWriter;
 
   constructor(private readonly opts: GenerateOptions) {
     this.rng = createRng(opts.seed);
+    this.isr = new IsrWriter(opts.seed);
     this.anchorDayMs = opts.anchorDayMs;
     this.horizonMs = opts.anchorDayMs + DAY_MS;
   }
@@ -215,6 +271,7 @@ export class DemoGenerator {
       members: '',
       events: '',
       clickbankOrders: '',
+      isr: '',
       counts: {
         customers: 0,
         lemonsqueezy: 0,
@@ -223,6 +280,7 @@ export class DemoGenerator {
         events: 0,
         clickbankOrders: 0,
         accessActive: 0,
+        isrEvents: 0,
       },
     };
     const end = Math.min(this.opts.customers, this.nextIndex + size);
@@ -232,6 +290,7 @@ export class DemoGenerator {
       members: [] as string[],
       events: [] as string[],
       orders: [] as string[],
+      isr: [] as string[],
     };
     for (; this.nextIndex < end; this.nextIndex++) {
       const customer = this.customer(this.nextIndex);
@@ -243,6 +302,7 @@ export class DemoGenerator {
     out.members = parts.members.join('');
     out.events = parts.events.join('');
     out.clickbankOrders = parts.orders.join('');
+    out.isr = parts.isr.join('');
     return out;
   }
 
@@ -256,7 +316,8 @@ export class DemoGenerator {
     let cadence: Cadence = r.chance(0.25) ? 'yearly' : 'monthly';
     const plan = r.weighted(PLANS.map((p) => [p, p.weight] as const));
     const currency = r.weighted(CURRENCIES);
-    const affiliate = provider === 'clickbank' && r.chance(0.75) ? r.pick(AFFILIATES) : null;
+    const affiliate =
+      provider === 'clickbank' && r.chance(0.75) ? r.weighted(AFFILIATE_WEIGHTS) : null;
     const source =
       provider === 'lemonsqueezy' ? r.weighted(LS_SOURCES) : (affiliate ?? 'clickbank');
     const secondOfDay = r.int(0, 86_399);
@@ -456,6 +517,7 @@ export class DemoGenerator {
       members: string[];
       events: string[];
       orders: string[];
+      isr: string[];
     },
     counts: CsvBatch['counts'],
   ): void {
@@ -478,18 +540,35 @@ export class DemoGenerator {
 
     let providerId: string;
     let payload: unknown;
+    let isrPayments: IsrPayment[];
+    let subid: string | null = null;
     if (c.provider === 'lemonsqueezy') {
       providerId = String(LS_SUBSCRIPTION_BASE + c.index);
       payload = this.lemonSqueezyPayload(c, providerId, name, updatedAt);
+      isrPayments = lemonSqueezyPayments(c);
       counts.lemonsqueezy++;
     } else {
       const orders = this.clickbankOrders(c, subscriptionId, name);
       providerId = orders.initialReceipt;
       payload = orders.summary;
+      subid = orders.trackingCode;
+      isrPayments = clickbankPayments(c, orders.txns);
       for (const line of orders.lines) parts.orders.push(line);
       counts.clickbankOrders += orders.lines.length;
       counts.clickbank++;
     }
+    const isrLines = this.isr.lines({
+      provider: c.provider,
+      email: c.email,
+      trafficSource: c.source,
+      affiliate: c.affiliate,
+      subid,
+      productId: c.provider === 'clickbank' ? clickbankSku(c) : String(c.plan.productId),
+      currency: c.currency,
+      payments: isrPayments,
+    });
+    for (const line of isrLines) parts.isr.push(line);
+    counts.isrEvents += isrLines.length;
 
     const currentPeriodEnd =
       sim.endsAt != null && sim.status !== 'past_due' ? sim.endsAt : sim.periodEnd;
@@ -649,7 +728,13 @@ export class DemoGenerator {
     c: Customer,
     subscriptionId: number,
     name: string,
-  ): { initialReceipt: string; lines: string[]; summary: unknown } {
+  ): {
+    initialReceipt: string;
+    lines: string[];
+    summary: unknown;
+    txns: CbTxn[];
+    trackingCode: string | null;
+  } {
     const r = this.rng;
     const sim = c.sim;
     const H = this.horizonMs;
@@ -670,11 +755,11 @@ export class DemoGenerator {
       ['DISC', 3],
       ['PYPL', 7],
     ] as const);
-    const sku = `mg-${c.plan.name.toLowerCase()}-${c.cadence === 'monthly' ? 'm' : 'y'}`;
+    const sku = clickbankSku(c);
     const title = `${c.plan.name} Membership (${c.cadence === 'monthly' ? 'Monthly' : 'Yearly'})`;
     // Receipts: 4 random characters + the customer index in base 36 → unique, 8 characters.
     const initialReceipt = `${r.chars(4, 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789')}${c.index.toString(36).toUpperCase().padStart(4, '0')}`;
-    const trackingCode = r.chance(0.4) ? `tid${r.int(1000, 9999)}` : null;
+    const trackingCode = r.chance(0.55) ? r.weighted(TID_WEIGHTS) : null;
     const person = {
       firstName: c.first.toUpperCase(),
       lastName: c.last.toUpperCase(),
@@ -810,7 +895,7 @@ export class DemoGenerator {
       payments: txns.length,
       next_payment_at: nextPayment == null ? null : iso(nextPayment),
     };
-    return { initialReceipt, lines, summary };
+    return { initialReceipt, lines, summary, txns, trackingCode };
   }
 
   /** About `count` log rows over the 30 days before the end of the anchor day, oldest first. */

@@ -4,13 +4,14 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { COPY_COLUMNS, DemoGenerator } from './generate';
+import { ISR_COPY_COLUMNS } from './isr';
 
 /** Customers generated and copied per batch (bounds memory at large counts). */
 const BATCH_SIZE = 5000;
 /** Log rows seeded. */
 export const SEED_LOG_ROWS = 2000;
 /** Version of the generator, recorded in `meta` (bump when the generated data changes). */
-export const SEED_VERSION = '1';
+export const SEED_VERSION = '2';
 
 /** What seedDemoData wrote. Counts are rows; anchorDay is 'YYYY-MM-DD' (UTC); durationMs wall time. */
 export interface SeedSummary {
@@ -21,6 +22,8 @@ export interface SeedSummary {
   members: number;
   events: number;
   clickbankOrders: number;
+  /** isr_events rows (sales, rebills, refunds of both providers). */
+  isrEvents: number;
   logs: number;
   seed: number;
   anchorDay: string;
@@ -47,6 +50,10 @@ const VACUUMED_TABLES = [
   'subscription_events',
   'clickbank_orders',
   'logs',
+  // Index-only scans of the metrics pies and ISR aggregates need the visibility map (005).
+  'isr_events',
+  'metrics_daily',
+  'metrics_daily_provider',
 ];
 
 /** Tables whose ids the seed writes explicitly (logs take ids from their sequence, after any existing rows). */
@@ -56,12 +63,14 @@ const SEQUENCED_TABLES = [
   'members',
   'subscription_events',
   'clickbank_orders',
+  'isr_events',
 ];
 
 /**
  * Seeds an empty database with `opts.customers` demo customers (one subscription and one member
  * each; ~60 % LemonSqueezy with full subscription objects in payload, ~40 % ClickBank with INS v6
- * order rows), their lifecycle events, ~2000 log rows and the seed facts in `meta` (seed,
+ * order rows), their lifecycle events, the ISR tracking events of every payment and refund
+ * (server/seed/isr.ts), the metrics roll-ups (migration 005), ~2000 log rows and the seed facts in `meta` (seed,
  * seed_customers, seed_anchor_day, seed_version, seeded_at). Deterministic for the same seed and
  * UTC day of `opts.now`. The filled tables are then VACUUM ANALYZEd. Throws (writing nothing) when customers already exist or on invalid options.
  */
@@ -92,6 +101,7 @@ export async function seedDemoData(
     members: 0,
     events: 0,
     clickbankOrders: 0,
+    isrEvents: 0,
     logs: 0,
     seed,
     anchorDay,
@@ -102,7 +112,7 @@ export async function seedDemoData(
     const existing = await tx.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM customers)::int + (SELECT count(*) FROM subscriptions)::int
             + (SELECT count(*) FROM members)::int + (SELECT count(*) FROM subscription_events)::int
-            + (SELECT count(*) FROM clickbank_orders)::int AS n`,
+            + (SELECT count(*) FROM clickbank_orders)::int + (SELECT count(*) FROM isr_events)::int AS n`,
     );
     if ((existing.rows[0]?.n ?? 0) > 0) {
       throw new Error(
@@ -110,6 +120,16 @@ export async function seedDemoData(
       );
     }
     const gen = new DemoGenerator({ customers: opts.customers, seed, anchorDayMs });
+    // Row triggers (the metrics roll-ups of migration 005, foreign-key checks) are off for the bulk
+    // COPY of generated, consistent rows; the roll-ups are rebuilt in one pass afterwards.
+    await tx.exec('SET LOCAL session_replication_role = replica');
+    // isr_events' secondary indexes (a trigram GIN among them) build several times faster in one
+    // pass than row by row: drop them for the COPY and recreate them from their own definitions.
+    const isrIndexes = await tx.query<{ name: string; def: string }>(
+      `SELECT indexname AS name, indexdef AS def FROM pg_indexes
+        WHERE schemaname = current_schema() AND tablename = 'isr_events' AND indexname <> 'isr_events_pkey'`,
+    );
+    for (const ix of isrIndexes.rows) await tx.exec(`DROP INDEX "${ix.name}"`);
     while (!gen.done()) {
       const batch = gen.batch(BATCH_SIZE);
       await copyRows(tx, 'customers', COPY_COLUMNS.customers, batch.customers);
@@ -117,6 +137,7 @@ export async function seedDemoData(
       await copyRows(tx, 'members', COPY_COLUMNS.members, batch.members);
       await copyRows(tx, 'subscription_events', COPY_COLUMNS.events, batch.events);
       await copyRows(tx, 'clickbank_orders', COPY_COLUMNS.clickbankOrders, batch.clickbankOrders);
+      await copyRows(tx, 'isr_events', ISR_COPY_COLUMNS, batch.isr);
       summary.customers += batch.counts.customers;
       summary.subscriptions.lemonsqueezy += batch.counts.lemonsqueezy;
       summary.subscriptions.clickbank += batch.counts.clickbank;
@@ -124,7 +145,14 @@ export async function seedDemoData(
       summary.members += batch.counts.members;
       summary.events += batch.counts.events;
       summary.clickbankOrders += batch.counts.clickbankOrders;
+      summary.isrEvents += batch.counts.isrEvents;
     }
+    for (const ix of isrIndexes.rows) await tx.exec(ix.def);
+    await tx.exec('SET LOCAL session_replication_role = origin');
+    await tx.query('SELECT metrics_rollup_rebuild()');
+    // The row_counts triggers (003) were off too: recount the two counted tables once.
+    await tx.exec(`UPDATE row_counts SET n = (SELECT count(*) FROM subscriptions) WHERE table_name = 'subscriptions';
+                   UPDATE row_counts SET n = (SELECT count(*) FROM members) WHERE table_name = 'members';`);
     const logs = gen.logs(SEED_LOG_ROWS);
     await copyRows(tx, 'logs', COPY_COLUMNS.logs, logs.text);
     summary.logs = logs.rows;

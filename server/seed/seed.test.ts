@@ -30,6 +30,7 @@ const TABLES = [
   'members',
   'subscription_events',
   'clickbank_orders',
+  'isr_events',
   'logs',
 ] as const;
 const N = 400;
@@ -51,7 +52,7 @@ async function checksum(): Promise<string> {
 }
 
 async function wipe(): Promise<void> {
-  await db.exec(`TRUNCATE logs, clickbank_orders, subscription_events, members, subscriptions, customers RESTART IDENTITY CASCADE;
+  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers RESTART IDENTITY CASCADE;
     DELETE FROM meta;`);
 }
 
@@ -291,6 +292,146 @@ describe('seeded data', () => {
     expect(stats.activeSubscribers).toBe(summary.accessActive);
     expect(stats.newToday).toBeGreaterThan(0);
     expect(stats.scheduledCancellations).toBe(scheduled);
+  });
+
+  it('tracks every ClickBank order as an ISR sale or rebill with the same receipt, amount, time and affiliate', async () => {
+    expect(summary.isrEvents).toBe(await count('SELECT count(*)::int AS n FROM isr_events'));
+    const missing = await count(
+      `SELECT count(*)::int AS n FROM clickbank_orders o
+        WHERE NOT EXISTS (SELECT 1 FROM isr_events i
+                           WHERE i.source = 'clickbank' AND i.receipt = o.receipt AND i.order_id = o.receipt
+                             AND i.kind IN ('sale', 'rebill') AND i.amount_cents = o.amount_cents
+                             AND i.currency = o.currency AND i.created_at = o.created_at_provider
+                             AND i.customer_email = o.email AND i.affiliate IS NOT DISTINCT FROM o.affiliate
+                             AND i.product_id = o.sku)`,
+    );
+    expect(missing).toBe(0);
+    // No ISR ClickBank payment without its order, and every refunded order has its negative refund.
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM isr_events WHERE source = 'clickbank' AND kind IN ('sale', 'rebill')",
+      ),
+    ).toBe(summary.clickbankOrders);
+    const refunds = await count(
+      "SELECT count(*)::int AS n FROM clickbank_orders WHERE status = 'RFND'",
+    );
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM clickbank_orders o JOIN isr_events i
+            ON i.receipt = o.receipt AND i.kind = 'refund' AND i.amount_cents = -o.amount_cents
+         WHERE o.status = 'RFND'`,
+      ),
+    ).toBe(refunds);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM isr_events WHERE source = 'clickbank' AND kind = 'refund'",
+      ),
+    ).toBe(refunds);
+  });
+
+  it('makes ISR money agree with the lifecycle events of every subscription (both providers)', async () => {
+    const rows = await db.query<{
+      id: number;
+      provider: string;
+      paid: number;
+      payments: number;
+      isr_net: number;
+      isr_payments: number;
+    }>(
+      `SELECT s.id, s.provider,
+              COALESCE((SELECT sum(CASE WHEN e.type = 'refund' THEN -e.amount_cents ELSE e.amount_cents END)
+                          FROM subscription_events e WHERE e.subscription_id = s.id AND e.type IN ('new', 'renewal', 'refund')), 0)::int AS paid,
+              (SELECT count(*) FROM subscription_events e WHERE e.subscription_id = s.id AND e.type IN ('new', 'renewal') AND e.amount_cents > 0)::int AS payments,
+              COALESCE((SELECT sum(i.amount_cents) FROM isr_events i WHERE i.customer_email = c.email), 0)::int AS isr_net,
+              (SELECT count(*) FROM isr_events i WHERE i.customer_email = c.email AND i.kind IN ('sale', 'rebill'))::int AS isr_payments
+         FROM subscriptions s JOIN customers c ON c.id = s.customer_id`,
+    );
+    expect(rows.rows).toHaveLength(N);
+    const mismatched = rows.rows.filter(
+      (r) => r.paid !== r.isr_net || r.payments !== r.isr_payments,
+    );
+    expect(mismatched).toEqual([]);
+    // Currencies agree with the subscription's; refunds are negative, payments positive.
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM isr_events i JOIN customers c ON c.email = i.customer_email
+           JOIN subscriptions s ON s.customer_id = c.id
+          WHERE i.currency <> s.currency OR i.source <> s.provider
+             OR (i.kind = 'refund') <> (i.amount_cents < 0) OR i.created_at < s.start_date`,
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM isr_events WHERE created_at >= '2026-11-21T00:00:00Z'",
+      ),
+    ).toBe(0);
+  });
+
+  it('spreads ISR attribution on a long tail: affiliates, TIDs, campaigns, referrers, a few refunds', async () => {
+    const affiliates = await db.query<{ affiliate: string; n: number }>(
+      `SELECT affiliate, count(*)::int AS n FROM isr_events WHERE kind = 'sale' AND affiliate IS NOT NULL
+        GROUP BY 1 ORDER BY 2 DESC, 1`,
+    );
+    expect(affiliates.rows.length).toBeGreaterThan(12);
+    const top = affiliates.rows[0]?.n ?? 0;
+    const median = affiliates.rows[Math.floor(affiliates.rows.length / 2)]?.n ?? 0;
+    expect(top).toBeGreaterThanOrEqual(4 * median);
+    expect(affiliates.rows[0]?.affiliate).toBe('superaff');
+    const tids = await count(
+      "SELECT count(DISTINCT subid)::int AS n FROM isr_events WHERE source = 'clickbank'",
+    );
+    expect(tids).toBeGreaterThan(10);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM isr_events WHERE source = 'lemonsqueezy' AND subid IS NOT NULL",
+      ),
+    ).toBe(0);
+    expect(
+      await count('SELECT count(DISTINCT campaign)::int AS n FROM isr_events'),
+    ).toBeGreaterThan(8);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM isr_events WHERE kind = 'sale' AND referrer LIKE 'https://%'",
+      ),
+    ).toBeGreaterThan(N / 3);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM isr_events WHERE kind <> 'sale' AND referrer IS NOT NULL",
+      ),
+    ).toBe(0);
+    const refunds = await count("SELECT count(*)::int AS n FROM isr_events WHERE kind = 'refund'");
+    expect(refunds).toBeGreaterThan(0);
+    expect(refunds).toBeLessThan(summary.isrEvents * 0.05);
+    // Rebills inherit the sale's attribution.
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM isr_events r JOIN isr_events s0
+            ON s0.customer_email = r.customer_email AND s0.kind = 'sale'
+          WHERE r.kind = 'rebill' AND (r.campaign IS DISTINCT FROM s0.campaign OR r.affiliate IS DISTINCT FROM s0.affiliate
+                                       OR r.subid IS DISTINCT FROM s0.subid)`,
+      ),
+    ).toBe(0);
+  });
+
+  it('builds the metrics roll-ups equal to a direct aggregate of the lifecycle events', async () => {
+    const diff = await count(
+      `WITH direct AS (
+         SELECT (e.occurred_at AT TIME ZONE 'UTC')::date AS day, e.type, s.provider, s.plan, COALESCE(s.source, '') AS source,
+                s.status, COALESCE(e.currency, s.currency) AS currency, count(*)::int AS events,
+                COALESCE(sum(e.amount_cents), 0)::bigint AS amount_cents
+           FROM subscription_events e JOIN subscriptions s ON s.id = e.subscription_id
+          WHERE e.type IN ('new', 'renewal', 'cancellation') GROUP BY 1, 2, 3, 4, 5, 6, 7)
+       SELECT count(*)::int AS n FROM (
+         (SELECT * FROM direct EXCEPT SELECT day, type, provider, plan, source, status, currency, events, amount_cents FROM metrics_daily)
+         UNION ALL
+         (SELECT day, type, provider, plan, source, status, currency, events, amount_cents FROM metrics_daily EXCEPT SELECT * FROM direct)) d`,
+    );
+    expect(diff).toBe(0);
+    expect(await count('SELECT sum(events)::int AS n FROM metrics_daily_provider')).toBe(
+      await count(
+        "SELECT count(*)::int AS n FROM subscription_events WHERE type IN ('new', 'renewal', 'cancellation')",
+      ),
+    );
   });
 
   it('records seed facts in meta and mixes log levels with JSON context', async () => {

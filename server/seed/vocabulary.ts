@@ -181,7 +181,11 @@ export const LS_SOURCES = [
   ['direct', 15],
 ] as const;
 
-/** ClickBank affiliate nicknames (lowercase, as ClickBank spells them). */
+/**
+ * ClickBank affiliate nicknames (lowercase, as ClickBank spells them), biggest first. Affiliate
+ * sales follow a long tail: AFFILIATE_WEIGHTS gives the k-th a weight ∝ 1 / k^1.15 (Zipf), so a
+ * handful of super-affiliates bring most sales and dozens bring a few each.
+ */
 export const AFFILIATES = [
   'superaff',
   'bestdeals',
@@ -195,7 +199,103 @@ export const AFFILIATES = [
   'dealhunter',
   'viralvids',
   'topreviews',
+  'fitfocus',
+  'moneymind',
+  'ketoqueen',
+  'adwizard',
+  'pushnation',
+  'listbuilder',
+  'solopro',
+  'yogaflow',
+  'gadgetgeek',
+  'bloggerjoe',
+  'mindshift',
+  'cashcow',
+  'thrifty',
+  'nativeads',
+  'tubestar',
+  'podpromo',
+  'zenreviews',
+  'deallab',
+  'inboxace',
+  'growthhack',
+  'wellnesshq',
+  'trendspot',
+  'couponcat',
+  'bizbuzz',
+  'fbscaler',
+  'seomaster',
+  'quizfunnel',
+  'lifehacker',
 ] as const;
+
+/** [affiliate, weight] pairs of the long-tail draw (Zipf, exponent 1.15). */
+export const AFFILIATE_WEIGHTS: ReadonlyArray<readonly [string, number]> = AFFILIATES.map(
+  (a, k) => [a, 1 / Math.pow(k + 1, 1.15)] as const,
+);
+
+/**
+ * ClickBank TIDs (tracking ids the affiliates put on their hop links): channel prefixes × creative
+ * numbers, drawn on a long tail (weight ∝ 1 / k^1.1) as TID_WEIGHTS.
+ */
+export const TIDS: readonly string[] = (() => {
+  const channels = ['fb', 'yt', 'em', 'gg', 'tt', 'ig', 'nat', 'push', 'bing', 'solo'];
+  const out: string[] = [];
+  for (let n = 1; n <= 16; n++)
+    for (const ch of channels) out.push(`${ch}${String(n).padStart(2, '0')}`);
+  return out;
+})();
+
+/** [tid, weight] pairs of the long-tail TID draw. */
+export const TID_WEIGHTS: ReadonlyArray<readonly [string, number]> = TIDS.map(
+  (t, k) => [t, 1 / Math.pow(k + 1, 1.1)] as const,
+);
+
+/** Vendor-side campaigns of ClickBank sales (the hop link's campaign parameter), by weight. */
+export const CB_CAMPAIGNS = [
+  ['evergreen-vsl', 40],
+  ['quiz-funnel', 18],
+  ['webinar-replay', 12],
+  ['email-launch', 10],
+  ['discount-30', 8],
+  ['bonus-bundle', 6],
+  ['summer-sale', 4],
+  ['new-year-reset', 2],
+] as const;
+
+/** utm_campaign of LemonSqueezy sign-ups per traffic source (LS_SOURCES), by weight. */
+export const LS_CAMPAIGNS: Record<string, ReadonlyArray<readonly [string, number]>> = {
+  google: [
+    ['search-brand', 50],
+    ['search-generic', 35],
+    ['pmax-members', 15],
+  ],
+  newsletter: [
+    ['weekly-digest', 60],
+    ['member-stories', 25],
+    ['product-update', 15],
+  ],
+  facebook: [
+    ['fb-lookalike', 55],
+    ['fb-retarget', 45],
+  ],
+  youtube: [
+    ['yt-tutorials', 60],
+    ['yt-preroll', 40],
+  ],
+  podcast: [['podcast-sponsor', 100]],
+  direct: [['(none)', 100]],
+};
+
+/** Referrer of a LemonSqueezy sale per traffic source ('' = none, a direct visit). */
+export const LS_REFERRERS: Record<string, readonly string[]> = {
+  google: ['https://www.google.com/', 'https://www.google.co.uk/', 'https://www.google.de/'],
+  newsletter: ['https://mail.example.com/', 'https://newsletter.example.org/issue/'],
+  facebook: ['https://l.facebook.com/', 'https://m.facebook.com/'],
+  youtube: ['https://www.youtube.com/'],
+  podcast: ['https://podcasts.example.org/episodes/'],
+  direct: [''],
+};
 
 /** A country of the seeded addresses: ISO code, weight, and [state code ('' when none), city] pairs. */
 export interface CountryChoice {

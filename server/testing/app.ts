@@ -51,7 +51,7 @@ export function freshDb(): Promise<PGlite> {
 
 /** Deletes every row of the feature tables (between tests sharing one database) and restarts ids. */
 export async function resetDb(db: PGlite): Promise<void> {
-  await db.exec(`TRUNCATE logs, clickbank_orders, subscription_events, members, subscriptions, customers
+  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers
     RESTART IDENTITY CASCADE`);
 }
 

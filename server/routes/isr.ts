@@ -1,0 +1,497 @@
+/**
+ * Integrated sales tracking (ISR) endpoints (specification §2 Integrated Tracking screen and the
+ * Metrics ISR panel, §3 ISR rows, §7; CONTRACT.md; docs/api.md "Integrated Tracking"):
+ *
+ * - GET /isr-metrics/summary?from&to → IsrSummaryJson
+ * - GET /isr-metrics/daily?from&to → {rows: [{day, source, events, amount_cents}], currency}
+ * - GET /isr-metrics/affiliates?from&to&limit → {rows: [{affiliate, amount_cents, events}], currency}
+ * - GET /isr-events?q&source&affiliate&subid&receipt&order_id&time_from&time_to&page&pageSize → {rows, total, page, pageSize}
+ *
+ * Self-contained on purpose (issue #7): its own parameter checks on top of server/access/params.
+ *
+ * Instants: 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.fff]]' (UTC, what the console sends, §5) or ISO
+ * 8601 with 'T' and an optional 'Z' / ±HH:MM offset. A lower bound is inclusive. An upper bound
+ * includes the whole unit it names: a day-only `to` the whole day, '… 23:59:59' the whole second.
+ * Without from and to the range is the §9 default: the last 14 UTC days (from 00:00 of the day
+ * 13 days ago, no upper bound). Only `to` = all time up to it.
+ *
+ * Aggregated money is in the reporting currency (REPORTING_CURRENCY, `currency` in the answer),
+ * converted with the fixed FX_RATES as /stats does, rounded per row (per source for the summary,
+ * so its total is the sum of its parts); events in a currency without a rate still count as
+ * events but are left out of amounts (and logged). Refunds and chargebacks are negative, so
+ * amounts are net. Event rows keep their own amount_cents and currency.
+ */
+import { Hono } from 'hono';
+import type { AppDeps, ServerConfig } from '../context';
+import { z } from 'zod';
+import { iso } from '../access/params';
+import { containsPattern } from '../db/list';
+import { badRequest } from '../errors';
+import { validate } from '../http/body';
+import { intParam, pageParams, searchParam, textParam } from '../http/fields';
+
+/** A query string as Hono gives it. */
+type Query = Record<string, string | undefined>;
+
+/** The range parameters, as text: parsed by parseInstantRange (module doc rules). */
+const instantText = (name: string) => textParam(name, 40);
+const rangeQuery = z.object({ from: instantText('from'), to: instantText('to') });
+
+const DAY_MS = 86_400_000;
+/** §9 default ISR range in days. */
+export const ISR_DEFAULT_DAYS = 14;
+/** §9 top affiliates limit (default) and the largest accepted. */
+export const ISR_AFFILIATES_DEFAULT_LIMIT = 12;
+export const ISR_AFFILIATES_MAX_LIMIT = 100;
+/** §9 ISR events page size (default) and the largest accepted. */
+export const ISR_EVENTS_DEFAULT_PAGE_SIZE = 50;
+export const ISR_EVENTS_MAX_PAGE_SIZE = 200;
+
+/** GET /isr-metrics/summary body (§3 ISR summary). Amounts in cents of `currency`. */
+export interface IsrSummaryJson {
+  total_amount_cents: number;
+  total_events: number;
+  clickbank_amount_cents: number;
+  clickbank_events: number;
+  lemonsqueezy_amount_cents: number;
+  lemonsqueezy_events: number;
+  currency: string;
+}
+
+/** One row of GET /isr-metrics/daily (§3 ISR daily series row); day 'YYYY-MM-DD' (UTC). */
+export interface IsrDailyRowJson {
+  day: string;
+  source: string;
+  events: number;
+  amount_cents: number;
+}
+
+/** One row of GET /isr-metrics/affiliates (§3 Top affiliate row). */
+export interface IsrAffiliateRowJson {
+  affiliate: string;
+  amount_cents: number;
+  events: number;
+}
+
+/** One row of GET /isr-events (§3 ISR event row); created_at ISO 8601 UTC, amount in cents of currency. */
+export interface IsrEventRowJson {
+  id: number;
+  created_at: string | null;
+  source: string;
+  order_id: string | null;
+  receipt: string | null;
+  product_id: string | null;
+  amount_cents: number;
+  currency: string;
+  affiliate: string | null;
+  subid: string | null;
+  campaign: string | null;
+  customer_email: string | null;
+  referrer: string | null;
+}
+
+/** GET /isr-events body. */
+export interface IsrEventsPageJson {
+  rows: IsrEventRowJson[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+const INSTANT_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/** A parsed instant: epoch ms and the length in ms of the unit the text named (day, minute, second, ms). */
+export interface ParsedInstant {
+  ms: number;
+  unitMs: number;
+}
+
+/** Parses an ISR instant (see the module doc) → ParsedInstant, or null when malformed or impossible. Never throws. */
+export function parseInstant(text: string): ParsedInstant | null {
+  const m = INSTANT_RE.exec(text.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = h === undefined ? 0 : Number(h);
+  const minute = mi === undefined ? 0 : Number(mi);
+  const second = s === undefined ? 0 : Number(s);
+  const milli = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second, milli);
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (
+    year < 1970 ||
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day
+  ) {
+    return null;
+  }
+  let offsetMin = 0;
+  if (zone && zone.toUpperCase() !== 'Z') {
+    if (h === undefined) return null; // an offset needs a time of day
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+    if (oh > 14 || om > 59) return null;
+    offsetMin = sign * (oh * 60 + om);
+  }
+  const unitMs =
+    h === undefined ? DAY_MS : s === undefined ? 60_000 : frac === undefined ? 1000 : 1;
+  return { ms: utc - offsetMin * 60_000, unitMs };
+}
+
+/** A half-open UTC range [from, toExclusive); either end may be open (null). */
+export interface InstantRange {
+  from: Date | null;
+  toExclusive: Date | null;
+}
+
+/**
+ * Reads a range from the parameters `fromName` / `toName` (module doc rules) at the clock `now`.
+ * Throws 400 naming the parameter when one is malformed, or when from is not before to.
+ */
+export function parseInstantRange(
+  q: Readonly<Record<string, unknown>>,
+  fromName: string,
+  toName: string,
+  now: Date,
+  defaultDays: number | null,
+): InstantRange {
+  const read = (name: string): ParsedInstant | undefined => {
+    const t = q[name];
+    if (typeof t !== 'string' || t.trim() === '') return undefined;
+    const p = parseInstant(t.trim());
+    if (!p) {
+      throw badRequest(
+        `${name} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS', a day 'YYYY-MM-DD' or ISO 8601 (got '${t}')`,
+      );
+    }
+    return p;
+  };
+  const from = read(fromName);
+  const to = read(toName);
+  if (from === undefined && to === undefined) {
+    if (defaultDays === null) return { from: null, toExclusive: null };
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    return { from: new Date(today - (defaultDays - 1) * DAY_MS), toExclusive: null };
+  }
+  const range: InstantRange = {
+    from: from === undefined ? null : new Date(from.ms),
+    toExclusive: to === undefined ? null : new Date(to.ms + to.unitMs),
+  };
+  if (range.from && range.toExclusive && range.from.getTime() >= range.toExclusive.getTime()) {
+    throw badRequest(
+      `${fromName} (${String(q[fromName]).trim()}) is after ${toName} (${String(q[toName]).trim()})`,
+    );
+  }
+  return range;
+}
+
+/** SQL conditions on isr_events.created_at for `range`, appending parameters to `params`. */
+function rangeSql(range: InstantRange, params: unknown[]): string[] {
+  const parts: string[] = [];
+  if (range.from) {
+    params.push(range.from.toISOString());
+    parts.push(`created_at >= $${params.length}::timestamptz`);
+  }
+  if (range.toExclusive) {
+    params.push(range.toExclusive.toISOString());
+    parts.push(`created_at < $${params.length}::timestamptz`);
+  }
+  return parts;
+}
+
+const whereOf = (parts: string[]) => (parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`);
+
+/** Converts per-currency cent sums into the reporting currency (unrounded); unknown currencies are collected in `missing`. */
+function converter(
+  config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
+  missing: Set<string>,
+) {
+  return (currency: string, cents: number): number => {
+    if (currency === config.reportingCurrency) return cents;
+    const rate = config.fxRates[currency];
+    if (rate == null || !Number.isFinite(rate)) {
+      missing.add(currency);
+      return 0;
+    }
+    return rate * cents;
+  };
+}
+
+function warnMissing(deps: AppDeps, missing: Set<string>): void {
+  if (missing.size > 0) {
+    deps.log.warn(
+      { currencies: [...missing] },
+      'isr: no FX rate for these currencies; left out of amounts',
+    );
+  }
+}
+
+/** GET /isr-metrics/summary (§3 ISR summary) for the range of `q`. Throws 400 on bad from/to. */
+export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJson> {
+  const range = parseInstantRange(
+    validate(rangeQuery, q),
+    'from',
+    'to',
+    deps.now(),
+    ISR_DEFAULT_DAYS,
+  );
+  const params: unknown[] = [];
+  const res = await deps.db.query<{
+    source: string;
+    currency: string;
+    events: number;
+    amount: string;
+  }>(
+    `SELECT source, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
+       FROM isr_events ${whereOf(rangeSql(range, params))} GROUP BY source, currency`,
+    params,
+  );
+  const missing = new Set<string>();
+  const convert = converter(deps.config, missing);
+  const bySource = new Map<string, { events: number; amount: number }>();
+  for (const r of res.rows) {
+    const s = bySource.get(r.source) ?? { events: 0, amount: 0 };
+    s.events += r.events;
+    s.amount += convert(r.currency, Number(r.amount));
+    bySource.set(r.source, s);
+  }
+  warnMissing(deps, missing);
+  let totalAmount = 0;
+  let totalEvents = 0;
+  for (const s of bySource.values()) {
+    s.amount = Math.round(s.amount);
+    totalAmount += s.amount;
+    totalEvents += s.events;
+  }
+  const part = (source: string) => bySource.get(source) ?? { events: 0, amount: 0 };
+  return {
+    total_amount_cents: totalAmount,
+    total_events: totalEvents,
+    clickbank_amount_cents: part('clickbank').amount,
+    clickbank_events: part('clickbank').events,
+    lemonsqueezy_amount_cents: part('lemonsqueezy').amount,
+    lemonsqueezy_events: part('lemonsqueezy').events,
+    currency: deps.config.reportingCurrency,
+  };
+}
+
+/** GET /isr-metrics/daily: one row per UTC day and source with events, ordered by day then source. */
+export async function isrDaily(
+  deps: AppDeps,
+  q: Query,
+): Promise<{ rows: IsrDailyRowJson[]; currency: string }> {
+  const range = parseInstantRange(
+    validate(rangeQuery, q),
+    'from',
+    'to',
+    deps.now(),
+    ISR_DEFAULT_DAYS,
+  );
+  const params: unknown[] = [];
+  const res = await deps.db.query<{
+    day: string;
+    source: string;
+    currency: string;
+    events: number;
+    amount: string;
+  }>(
+    `SELECT to_char(d AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, source, currency, events, amount
+       FROM (SELECT date_bin('1 day', created_at, '2000-01-01T00:00:00Z') AS d, source, currency,
+                    count(*)::int AS events, sum(amount_cents)::bigint AS amount
+               FROM isr_events ${whereOf(rangeSql(range, params))}
+              GROUP BY 1, 2, 3) x
+      ORDER BY d, source, currency`,
+    params,
+  );
+  const missing = new Set<string>();
+  const convert = converter(deps.config, missing);
+  const rows: IsrDailyRowJson[] = [];
+  const acc: Array<{ day: string; source: string; events: number; amount: number }> = [];
+  for (const r of res.rows) {
+    const last = acc[acc.length - 1];
+    if (last && last.day === r.day && last.source === r.source) {
+      last.events += r.events;
+      last.amount += convert(r.currency, Number(r.amount));
+    } else {
+      acc.push({
+        day: r.day,
+        source: r.source,
+        events: r.events,
+        amount: convert(r.currency, Number(r.amount)),
+      });
+    }
+  }
+  warnMissing(deps, missing);
+  for (const a of acc)
+    rows.push({
+      day: a.day,
+      source: a.source,
+      events: a.events,
+      amount_cents: Math.round(a.amount),
+    });
+  return { rows, currency: deps.config.reportingCurrency };
+}
+
+/** GET /isr-metrics/affiliates: affiliates by net revenue (desc; then events desc, name), at most `limit` (1..100, default 12). */
+export async function isrAffiliates(
+  deps: AppDeps,
+  q: Query,
+): Promise<{ rows: IsrAffiliateRowJson[]; currency: string }> {
+  const input = validate(affiliatesQuery, q);
+  const limit = input.limit;
+  const range = parseInstantRange(input, 'from', 'to', deps.now(), ISR_DEFAULT_DAYS);
+  const params: unknown[] = [];
+  const where = [...rangeSql(range, params), "affiliate IS NOT NULL AND affiliate <> ''"];
+  const res = await deps.db.query<{
+    affiliate: string;
+    currency: string;
+    events: number;
+    amount: string;
+  }>(
+    `SELECT affiliate, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
+       FROM isr_events ${whereOf(where)} GROUP BY 1, 2`,
+    params,
+  );
+  const missing = new Set<string>();
+  const convert = converter(deps.config, missing);
+  const by = new Map<string, { events: number; amount: number }>();
+  for (const r of res.rows) {
+    const a = by.get(r.affiliate) ?? { events: 0, amount: 0 };
+    a.events += r.events;
+    a.amount += convert(r.currency, Number(r.amount));
+    by.set(r.affiliate, a);
+  }
+  warnMissing(deps, missing);
+  const rows = [...by.entries()]
+    .map(([affiliate, a]) => ({ affiliate, amount_cents: Math.round(a.amount), events: a.events }))
+    .sort(
+      (a, b) =>
+        b.amount_cents - a.amount_cents ||
+        b.events - a.events ||
+        a.affiliate.localeCompare(b.affiliate),
+    )
+    .slice(0, limit);
+  return { rows, currency: deps.config.reportingCurrency };
+}
+
+/** GET /isr-metrics/affiliates: the range and `limit` (1..100, default 12). */
+const affiliatesQuery = rangeQuery.extend({
+  limit: intParam('limit', 1, ISR_AFFILIATES_MAX_LIMIT, ISR_AFFILIATES_DEFAULT_LIMIT),
+});
+
+/** The exact filters of GET /isr-events (§7). */
+const EXACT_FILTERS = ['affiliate', 'subid', 'receipt', 'order_id'] as const;
+
+/** GET /isr-events: paging, the time range, free text, source and the exact filters (§7). */
+const eventsQuery = z.object({
+  ...pageParams(ISR_EVENTS_MAX_PAGE_SIZE, ISR_EVENTS_DEFAULT_PAGE_SIZE),
+  time_from: instantText('time_from'),
+  time_to: instantText('time_to'),
+  q: searchParam('q', 200),
+  source: textParam('source', 40),
+  affiliate: textParam('affiliate', 200),
+  subid: textParam('subid', 200),
+  receipt: textParam('receipt', 200),
+  order_id: textParam('order_id', 200),
+});
+
+interface DbIsrRow {
+  id: number | string;
+  created_at: Date | string | null;
+  source: string;
+  order_id: string | null;
+  receipt: string | null;
+  product_id: string | null;
+  amount_cents: number;
+  currency: string;
+  affiliate: string | null;
+  subid: string | null;
+  campaign: string | null;
+  customer_email: string | null;
+  referrer: string | null;
+}
+
+/**
+ * GET /isr-events (§2 search form, §7 ISR events list): newest first (created_at, then id). q
+ * matches receipt, order id, affiliate, email and campaign (substring, case-insensitive);
+ * source, affiliate, subid, receipt and order_id are exact (source case-insensitive; blank,
+ * 'any' or 'all' = every source); time_from / time_to as the module doc (no default range).
+ * page ≥ 1, pageSize 1..200 (default 50). Throws 400 on any malformed parameter.
+ */
+export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsPageJson> {
+  const input = validate(eventsQuery, q);
+  const { page, pageSize, q: search } = input;
+  const range = parseInstantRange(input, 'time_from', 'time_to', deps.now(), null);
+  const params: unknown[] = [];
+  const where = rangeSql(range, params);
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  const source = input.source?.toLowerCase();
+  if (source !== undefined && source !== 'any' && source !== 'all') add('source = ?', source);
+  for (const name of EXACT_FILTERS) {
+    const v = input[name];
+    if (v !== undefined) add(`${name} = ?`, v);
+  }
+  if (search !== undefined) {
+    add(
+      `isr_search_text(receipt, order_id, affiliate, customer_email, campaign) LIKE ? ESCAPE '\\'`,
+      containsPattern(search),
+    );
+  }
+  const n = params.length;
+  const rowsRes = await deps.db.query<DbIsrRow>(
+    `SELECT id, created_at, source, order_id, receipt, product_id, amount_cents, currency, affiliate, subid,
+            campaign, customer_email, referrer
+       FROM isr_events ${whereOf(where)}
+      ORDER BY created_at DESC, id DESC LIMIT $${n + 1}::int OFFSET $${n + 2}::int`,
+    [...params, pageSize, (page - 1) * pageSize],
+  );
+  let total: number;
+  if (page === 1 && rowsRes.rows.length < pageSize) total = rowsRes.rows.length;
+  else {
+    const countRes = await deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM isr_events ${whereOf(where)}`,
+      params,
+    );
+    total = countRes.rows[0]?.n ?? 0;
+  }
+  return {
+    rows: rowsRes.rows.map((r) => ({
+      id: Number(r.id),
+      created_at: iso(r.created_at),
+      source: r.source,
+      order_id: r.order_id,
+      receipt: r.receipt,
+      product_id: r.product_id,
+      amount_cents: Number(r.amount_cents),
+      currency: r.currency,
+      affiliate: r.affiliate,
+      subid: r.subid,
+      campaign: r.campaign,
+      customer_email: r.customer_email,
+      referrer: r.referrer,
+    })),
+    total,
+    page,
+    pageSize,
+  };
+}
+
+/** ISR router (paths relative to the API prefix); see the module doc. */
+export function isrRoutes(deps: AppDeps): Hono {
+  const r = new Hono();
+  r.get('/isr-metrics/summary', async (c) => c.json(await isrSummary(deps, c.req.query())));
+  r.get('/isr-metrics/daily', async (c) => c.json(await isrDaily(deps, c.req.query())));
+  r.get('/isr-metrics/affiliates', async (c) => c.json(await isrAffiliates(deps, c.req.query())));
+  r.get('/isr-events', async (c) => c.json(await listIsrEvents(deps, c.req.query())));
+  return r;
+}
