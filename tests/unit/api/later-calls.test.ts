@@ -6,9 +6,9 @@ import {
   fetchIsrDaily,
   fetchIsrEvents,
   fetchIsrSummary,
-  DEFAULT_ISR_EVENTS_QUERY,
   isrSummaryErrorMessage,
 } from '../../../src/api/isr';
+import { DEFAULT_ISR_EVENTS_QUERY } from '../../../src/domain/isr';
 import { DEFAULT_LOGS_QUERY, fetchLogs } from '../../../src/api/logs';
 import {
   enforceNow,
@@ -150,7 +150,9 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
     });
     expect(m.byProviderDaily).toHaveLength(1);
     expect(m.amountSeries?.name).toBe('amountByProviderDaily');
-    expect(m.pies.activeByProvider).toEqual([{ provider: 'clickbank', cnt: 300 }]);
+    expect(m.amountSeries?.sentInCents).toBe(false);
+    expect(m.amountSeries?.rows[0]).toEqual({ date: '2026-11-20', values: { lemonsqueezy: 199800 }, total: 199800 });
+    expect(m.pies.activeByProvider).toEqual([{ name: 'clickbank', cnt: 300 }]);
   });
 
   it('metrics and ISR failure texts', () => {
