@@ -6,7 +6,7 @@
  * |-----------------|------------------------------------------|-------|
  * | /login          | LoginScreen                              | no    |
  * | / (index)       | DashboardScreen                          | yes   |
- * | /metrics        | PlaceholderScreen 'Metrics'              | yes   |
+ * | /metrics        | MetricsScreen                            | yes   |
  * | /users          | UsersScreen                              | yes   |
  * | /subscriptions  | SubscriptionsScreen                      | yes   |
  * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
@@ -47,6 +47,7 @@ const UsersScreen = lazyScreen(() => import('../screens/UsersScreen').then((m) =
 const SubscriptionsScreen = lazyScreen(() =>
   import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
 );
+const MetricsScreen = lazyScreen(() => import('../screens/MetricsScreen').then((m) => m.MetricsScreen));
 const PlaceholderScreen = lazyScreen(() =>
   import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
 );
@@ -94,7 +95,11 @@ export const appRoutes: RouteObject[] = [
                 handle: { title: titles.dashboard } satisfies RouteHandle,
                 element: <DashboardScreen />,
               },
-              placeholderRoute('metrics', titles.metrics),
+              {
+                path: 'metrics',
+                handle: { title: titles.metrics } satisfies RouteHandle,
+                element: <MetricsScreen />,
+              },
               {
                 path: 'users',
                 handle: { title: titles.users } satisfies RouteHandle,

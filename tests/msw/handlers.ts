@@ -23,6 +23,7 @@ import {
   type SubscriptionRowWire,
   type UserRowWire,
 } from './fixtures';
+import { metricsDefaultHandlers } from './handlers-metrics';
 
 /** The default admin API prefix (CONTRACT.md). */
 export const API_PREFIX = '/api/admin';
@@ -389,5 +390,6 @@ export function defaultHandlers(): HttpHandler[] {
     subscriptionsHandlers.refresh(),
     detailHandlers.byKey(),
     clickbankOrdersHandlers.list(),
+    ...metricsDefaultHandlers(),
   ];
 }

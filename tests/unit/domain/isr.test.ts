@@ -2,19 +2,21 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import {
-  ISR_CSV_COLUMNS,
   averageOrderCents,
-  csvAmount,
-  isrCsvFileName,
-  isrEventsCsv,
   isrPresetRange,
   isrProviderSplit,
   isrRangeToWire,
   matchingIsrPreset,
-  neutraliseCsvCell,
   pivotIsrDaily,
   type IsrEvent,
 } from '../../../src/domain/isr';
+import {
+  ISR_CSV_COLUMNS,
+  csvAmount,
+  isrCsvFileName,
+  isrEventsCsv,
+  neutraliseCsvCell,
+} from '../../../src/domain/isr-csv';
 import { toWireDateTime } from '../../../src/domain/format';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
