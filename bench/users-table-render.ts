@@ -16,8 +16,8 @@ import { chromiumArgs, chromiumPath } from '../tests/chromium';
 
 /** The stories whose play logs a `[bench]` line. */
 const STORY_IDS = [
-  'components-userstable--five-hundred-rows',
-  'components-userstable--five-hundred-rows-unvirtualised',
+  'bench-userstable-render--five-hundred-rows',
+  'bench-userstable-render--five-hundred-rows-unvirtualised',
 ];
 /** How long one story may take to render and run its play, ms. */
 const STORY_TIMEOUT_MS = 180_000;

@@ -95,6 +95,8 @@ describe('loadConfig from the environment', () => {
       LOGIN_RATE_WINDOW_S: '60',
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
+      SITE_URL: 'https://mg.example.org/',
+      FORUM_URL: 'https://forum.mg.example.org',
     });
     expect(config).toMatchObject({
       port: 9090,
@@ -108,6 +110,8 @@ describe('loadConfig from the environment', () => {
       seedValue: 7,
       discourse: { baseUrl: 'https://forum.example.com', apiKey: 'key', apiUsername: 'system', groupId: 42, timeoutMs: 2500 },
       lemonSqueezyApiKey: 'ls-key',
+      siteUrl: 'https://mg.example.org/',
+      forumUrl: 'https://forum.mg.example.org',
       clickbankDeveloperKey: 'DEV-1',
       clickbankClerkKey: 'API-1',
       loginRateLimit: { maxAttempts: 5, windowS: 60 },
@@ -172,6 +176,8 @@ describe('loadConfig validation (fails fast, naming the variable)', () => {
     [{ DISCOURSE_URL: 'forum.example.com' }, 'DISCOURSE_URL', 'DISCOURSE_URL must be an http(s) URL, got "forum.example.com"'],
     [{ DISCOURSE_GROUP_ID: 'staff' }, 'DISCOURSE_GROUP_ID', 'DISCOURSE_GROUP_ID must be a whole number between 1 and 9007199254740991, got "staff"'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'TRUST_PROXY must be true or false, got "maybe"'],
+    [{ SITE_URL: 'mg.example.org' }, 'SITE_URL', 'SITE_URL must be an http(s) URL, got "mg.example.org"'],
+    [{ FORUM_URL: 'javascript:alert(1)' }, 'FORUM_URL', 'FORUM_URL must be an http(s) URL, got "javascript:alert(1)"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"'],
   ])('%j → ConfigError(%s)', async (env, variable, message) => {
     expect(await failure(env)).toEqual({ variable, message });

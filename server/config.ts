@@ -95,22 +95,27 @@ function apiPrefix(env: Env): string {
   return prefix;
 }
 
+/** An optional absolute http(s) URL setting (trimmed), or null when unset; anything else is a ConfigError. */
+function httpUrl(env: Env, name: string): string | null {
+  const url = text(env, name);
+  if (url == null) return null;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // reported below
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+    throw new ConfigError(name, `${name} must be an http(s) URL, got "${url}"`);
+  }
+  return url;
+}
+
 function discourse(env: Env): DiscourseConfig | null {
-  const url = text(env, 'DISCOURSE_URL');
+  const url = httpUrl(env, 'DISCOURSE_URL');
   const apiKey = text(env, 'DISCOURSE_API_KEY');
   const groupRaw = text(env, 'DISCOURSE_GROUP_ID');
   const timeoutMs = integer(env, 'DISCOURSE_TIMEOUT_MS', 10_000, 100, 120_000);
-  if (url != null) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new ConfigError('DISCOURSE_URL', `DISCOURSE_URL must be an http(s) URL, got "${url}"`);
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      throw new ConfigError('DISCOURSE_URL', `DISCOURSE_URL must be an http(s) URL, got "${url}"`);
-    }
-  }
   const groupId = groupRaw == null ? null : integer(env, 'DISCOURSE_GROUP_ID', 0, 1, Number.MAX_SAFE_INTEGER);
   if (url == null || apiKey == null || groupId == null) return null;
   return {
@@ -153,7 +158,8 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
  * ADMIN_EMAIL/ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH), JWT_SECRET (else generated into
  * DATA_DIR/jwt-secret), SESSION_TTL_S 43200, REPORTING_CURRENCY USD, FX_RATES, SEED_CUSTOMERS 3000,
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
- * LOG_LEVEL. Rejects with ConfigError (naming the variable) on any invalid value.
+ * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
+ * optional http(s) URLs). Rejects with ConfigError (naming the variable) on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
   const port = integer(env, 'PORT', 8080, 0, 65_535);
@@ -213,6 +219,8 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     },
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     logLevel: logLevel(env),
+    siteUrl: httpUrl(env, 'SITE_URL'),
+    forumUrl: httpUrl(env, 'FORUM_URL'),
   };
 }
 

@@ -52,6 +52,12 @@ export interface ServerConfig {
   trustProxy?: boolean;
   /** pino level for the process logger (default 'info'). */
   logLevel?: string;
+  /**
+   * The product's own website and forum (SITE_URL, FORUM_URL): absolute http(s) URLs handed to the
+   * console through /admin/config.js for its header links; null or absent = no such link.
+   */
+  siteUrl?: string | null;
+  forumUrl?: string | null;
 }
 
 /** Dependencies handed to every route factory. */

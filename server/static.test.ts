@@ -158,6 +158,17 @@ describe('GET /admin/config.js', () => {
     expect(await res.text()).toBe('window.__MG_CONFIG__ = {"apiPrefix": "/backend/v2", "defaultAdminEmail": "ops@example.org"};\n');
   });
 
+  it('carries the product links (SITE_URL, FORUM_URL) when set, and leaves them out when not', async () => {
+    const both = await (await app({ siteUrl: 'https://mg.example.org/', forumUrl: 'https://forum.mg.example.org' })).request('/admin/config.js');
+    expect(await both.text()).toBe(
+      'window.__MG_CONFIG__ = {"apiPrefix": "/api/admin", "defaultAdminEmail": "admin@example.com", "siteUrl": "https://mg.example.org/", "forumUrl": "https://forum.mg.example.org"};\n',
+    );
+    const forumOnly = await (await app({ forumUrl: 'https://forum.mg.example.org' })).request('/admin/config.js');
+    expect(await forumOnly.text()).toBe(
+      'window.__MG_CONFIG__ = {"apiPrefix": "/api/admin", "defaultAdminEmail": "admin@example.com", "forumUrl": "https://forum.mg.example.org"};\n',
+    );
+  });
+
   it('escapes values so they cannot break out of the script', () => {
     const text = consoleConfigScript({ apiPrefix: '/api/admin', adminEmail: 'a"</script><script>alert(1)//@example.com' });
     expect(text).not.toContain('</script>');

@@ -44,11 +44,28 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** The body of GET /admin/config.js: `window.__MG_CONFIG__ = {"apiPrefix": …, "defaultAdminEmail": …};` (CONTRACT.md run-time API prefix). */
-export function consoleConfigScript(config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail'>): string {
+/**
+ * The body of GET /admin/config.js (CONTRACT.md run-time config):
+ * `window.__MG_CONFIG__ = {"apiPrefix": …, "defaultAdminEmail": …, "siteUrl": …, "forumUrl": …};`
+ * where siteUrl / forumUrl (SITE_URL, FORUM_URL: the header's Website and Forum links) appear
+ * only when configured.
+ */
+export function consoleConfigScript(
+  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl'>,
+): string {
   // JSON string literals, with '<' escaped so the text can never close a script element.
   const js = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c');
-  return `window.__MG_CONFIG__ = {"apiPrefix": ${js(config.apiPrefix)}, "defaultAdminEmail": ${js(config.adminEmail)}};\n`;
+  const fields: [string, string | null | undefined][] = [
+    ['apiPrefix', config.apiPrefix],
+    ['defaultAdminEmail', config.adminEmail],
+    ['siteUrl', config.siteUrl],
+    ['forumUrl', config.forumUrl],
+  ];
+  const body = fields
+    .filter((field): field is [string, string] => typeof field[1] === 'string')
+    .map(([key, value]) => `${js(key)}: ${js(value)}`)
+    .join(', ');
+  return `window.__MG_CONFIG__ = {${body}};\n`;
 }
 
 const NOT_BUILT_PAGE = `<!doctype html>
@@ -102,7 +119,9 @@ function send(c: Context, hit: FileHit, file: string, cacheControl: string): Res
  * missing file under /admin/assets/, index.html (no-cache) for any other path, and a 503 page
  * asking to run `npm run build` when index.html is missing. Paths never escape `staticDir`.
  */
-export function createConsoleRouter(config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'staticDir'>): Hono {
+export function createConsoleRouter(
+  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'staticDir'>,
+): Hono {
   const root = path.resolve(config.staticDir);
   let realRoot: string | null = null;
   const resolveRoot = async (): Promise<string> => {

@@ -3,9 +3,9 @@
  * /auth/whoami, GET /health, GET /health/db) and their queries. Login, who-am-I and logout are
  * authentication probes: their 401 is an answer, so they never trigger the 401 redirect.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { loginMessage, type BackendCheck } from '../domain/auth';
+import { loginBannerKind, loginMessage, type BackendCheck } from '../domain/auth';
 import type { WhoAmI } from '../domain/types';
 import { ApiError, apiRequest, isAbortError } from './client';
 import { queryKeys } from './queryKeys';
@@ -44,10 +44,15 @@ function failedLogin(code: string | null, serverMessage: string | null): LoginRe
 /**
  * POST /auth/login {email, password} → LoginResult (§7, §8). On success the token is stored
  * (setToken). Never rejects for an answer or a network failure — those come back as ok:false
- * with the text to show ('Incorrect password', 'Network error', 'Login failed'…); it rejects
- * only when `signal` aborts.
+ * with the text to show: a §8 code's text, else the answer's own message, else 'Login failed'
+ * (whatever the status text; also for no answer or a time-out). DB_UNAVAILABLE is always
+ * ok:false with its notice text and no token stored, even when the answer carries one: the
+ * screen shows the amber notice and keeps the form usable. Rejects only when `signal` aborts.
  */
-export async function login(credentials: LoginCredentials, signal?: AbortSignal): Promise<LoginResult> {
+export async function login(
+  credentials: LoginCredentials,
+  signal?: AbortSignal,
+): Promise<LoginResult> {
   try {
     const answer = await apiRequest('/auth/login', {
       method: 'POST',
@@ -56,6 +61,8 @@ export async function login(credentials: LoginCredentials, signal?: AbortSignal)
       signal,
       authProbe: true,
     });
+    // The code decides first: DB_UNAVAILABLE is the amber notice (§8) even with a token.
+    if (loginBannerKind(answer.code) === 'notice') return failedLogin(answer.code, answer.message);
     if (answer.ok !== false && answer.token) {
       setToken(answer.token);
       return { ok: true, code: answer.code, message: answer.message ?? '', token: answer.token };
@@ -63,12 +70,10 @@ export async function login(credentials: LoginCredentials, signal?: AbortSignal)
     return failedLogin(answer.code, answer.ok === false ? answer.message : null);
   } catch (error) {
     if (isAbortError(error)) throw error;
-    if (error instanceof ApiError) {
-      const payload = asObject(error.payload);
-      const code = readString(payload?.code);
-      return failedLogin(code, readString(payload?.message) ?? error.message);
-    }
-    return failedLogin(null, null);
+    // Only the answer's own code and message are login texts; the status text, 'Request failed'
+    // and transport errors ('Network error', time-out) fall back to 'Login failed' (§8).
+    const payload = error instanceof ApiError ? asObject(error.payload) : null;
+    return failedLogin(readString(payload?.code), readString(payload?.message));
   }
 }
 
@@ -98,7 +103,11 @@ const whoamiWire = z.object({ ok: wireBool, user: z.unknown().optional() });
  */
 export async function fetchWhoAmI(signal?: AbortSignal): Promise<WhoAmI> {
   try {
-    const answer = await apiRequest('/auth/whoami', { schema: whoamiWire, signal, authProbe: true });
+    const answer = await apiRequest('/auth/whoami', {
+      schema: whoamiWire,
+      signal,
+      authProbe: true,
+    });
     const user = asObject(answer.user);
     const email = readString(user?.email);
     const name = readString(user?.name);
@@ -196,16 +205,6 @@ export function healthDbQueryOptions() {
     queryFn: ({ signal }) => fetchHealthDb(signal),
     retry: false,
   });
-}
-
-/** Hook: who-am-I as a query. */
-export function useWhoAmI() {
-  return useQuery(whoamiQueryOptions());
-}
-
-/** Hook: the login screen's backend check as a query. */
-export function useBackendCheck() {
-  return useQuery(backendCheckQueryOptions());
 }
 
 /**

@@ -44,11 +44,6 @@ export class MalformedResponseError extends ApiError {
   }
 }
 
-/** Whether `error` is an ApiError (including MalformedResponseError). */
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}
-
 /** Whether `error` is the rejection of a call the caller aborted (not a time-out). */
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
@@ -224,7 +219,7 @@ export async function apiRequest<T = unknown>(
   if (signal?.aborted) throw abortReason(signal);
   const timeout = new AbortController();
   const timer = setTimeout(
-    () => timeout.abort(new DOMException('Request timed out', 'TimeoutError')),
+    () => timeout.abort(new DOMException(MESSAGES.timedOut, 'TimeoutError')),
     timeoutMs,
   );
   const combined = signal ? joinSignals([signal, timeout.signal]) : timeout.signal;

@@ -1,8 +1,10 @@
 /**
  * Run-time configuration (CONTRACT.md "Where things live"). The server serves /admin/config.js,
- * which sets `window.__MG_CONFIG__ = {apiPrefix, defaultAdminEmail}` before the app loads, so one
- * build can talk to another backend. Build-time defaults come from VITE_API_PREFIX and
- * VITE_DEFAULT_ADMIN_EMAIL, else '/api/admin' and 'admin@example.com'.
+ * which sets `window.__MG_CONFIG__ = {apiPrefix, defaultAdminEmail, siteUrl?, forumUrl?}` before
+ * the app loads, so one build can talk to another backend and link to its product's own sites
+ * (the server's API_PREFIX, ADMIN_EMAIL, SITE_URL and FORUM_URL settings). Build-time defaults
+ * come from VITE_API_PREFIX, VITE_DEFAULT_ADMIN_EMAIL, VITE_SITE_URL and VITE_FORUM_URL, else
+ * '/api/admin', 'admin@example.com' and no site links.
  */
 import { z } from 'zod';
 
@@ -12,6 +14,10 @@ declare global {
     readonly VITE_API_PREFIX?: string;
     /** Build-time default for the login screen's Email field. */
     readonly VITE_DEFAULT_ADMIN_EMAIL?: string;
+    /** Build-time default of the product's website (the header's Website link). */
+    readonly VITE_SITE_URL?: string;
+    /** Build-time default of the product's forum (the header's Forum link). */
+    readonly VITE_FORUM_URL?: string;
   }
   interface Window {
     /** Set by /admin/config.js; read through getConfig() only. */
@@ -25,6 +31,10 @@ export interface AppConfig {
   apiPrefix: string;
   /** Pre-filled username on the login screen (§2). */
   defaultAdminEmail: string;
+  /** The product's website, an absolute http(s) URL; null = no Website link in the header. */
+  siteUrl: string | null;
+  /** The product's forum, an absolute http(s) URL; null = no Forum link in the header. */
+  forumUrl: string | null;
 }
 
 /** A usable prefix: a path from the root ('/api/admin') or an absolute http(s) URL. */
@@ -34,6 +44,18 @@ const prefixSchema = z
   .regex(/^(\/|https?:\/\/)/i)
   .transform((p) => (p.length > 1 ? p.replace(/\/+$/, '') : p));
 const emailSchema = z.string().trim().min(1);
+/** A link target: an absolute http(s) URL (never javascript: or a relative path). */
+const siteUrlSchema = z
+  .string()
+  .trim()
+  .regex(/^https?:\/\//i)
+  .refine((url) => URL.canParse(url));
+
+/** A valid site URL from `value`, else `fallback`. */
+function siteUrl(value: unknown, fallback: string | null): string | null {
+  const parsed = siteUrlSchema.safeParse(value);
+  return parsed.success ? parsed.data : fallback;
+}
 
 function buildDefaults(): AppConfig {
   const env = import.meta.env ?? {};
@@ -42,6 +64,8 @@ function buildDefaults(): AppConfig {
   return {
     apiPrefix: prefix.success ? prefix.data : '/api/admin',
     defaultAdminEmail: email.success ? email.data : 'admin@example.com',
+    siteUrl: siteUrl(env.VITE_SITE_URL, null),
+    forumUrl: siteUrl(env.VITE_FORUM_URL, null),
   };
 }
 
@@ -50,7 +74,8 @@ export const DEFAULT_CONFIG: Readonly<AppConfig> = Object.freeze(buildDefaults()
 
 /**
  * The effective configuration: each field of `window.__MG_CONFIG__` that is valid (a prefix
- * starting with '/' or http(s)://, a non-blank email) overrides the build-time default; a
+ * starting with '/' or http(s)://, a non-blank email, absolute http(s) site and forum URLs)
+ * overrides the build-time default; a
  * missing, malformed or partial window config falls back field by field. Trailing slashes are
  * stripped from the prefix. Never throws; read on every call so tests can change it.
  */
@@ -62,5 +87,7 @@ export function getConfig(): AppConfig {
   return {
     apiPrefix: prefix.success ? prefix.data : DEFAULT_CONFIG.apiPrefix,
     defaultAdminEmail: email.success ? email.data : DEFAULT_CONFIG.defaultAdminEmail,
+    siteUrl: siteUrl(bag.siteUrl, DEFAULT_CONFIG.siteUrl),
+    forumUrl: siteUrl(bag.forumUrl, DEFAULT_CONFIG.forumUrl),
   };
 }

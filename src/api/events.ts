@@ -40,10 +40,3 @@ export function parseLiveEvent(data: string): LiveEvent | null {
   const type = typeof bag?.type === 'string' ? bag.type.trim() : '';
   return bag && type ? { type, data: bag } : null;
 }
-
-/** §4: the sound each live event plays under the /admin base path, or null for none. */
-export function soundForEvent(type: string): string | null {
-  if (type === 'subscription.new') return '/admin/sounds/new-sub.mp3';
-  if (type === 'subscription.renewal') return '/admin/sounds/renew.mp3';
-  return null;
-}

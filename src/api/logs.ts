@@ -4,6 +4,7 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
+import { totalPages } from '../domain/paging';
 import type { LogLevel } from '../domain/types';
 import { apiRequest } from './client';
 import { queryKeys } from './queryKeys';
@@ -72,7 +73,7 @@ export async function fetchLogs(query: LogsQuery, signal?: AbortSignal): Promise
   return {
     rows,
     total,
-    totalPages: answer.totalPages ?? Math.ceil(total / Math.max(1, query.pageSize)),
+    totalPages: answer.totalPages ?? totalPages(total, query.pageSize),
   };
 }
 

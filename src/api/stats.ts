@@ -26,11 +26,6 @@ export function statsQueryOptions() {
   });
 }
 
-/** Hook: the dashboard stats as a query. */
-export function useStats() {
-  return useQuery(statsQueryOptions());
-}
-
 /**
  * GET /status → AdminStats (§3 Admin stats; mrr/arr in cents per docs/api.md). Rejects with
  * ApiError / MalformedResponseError (not a JSON object).

@@ -7,12 +7,10 @@ import {
   keepPreviousData,
   queryOptions,
   skipToken,
-  useMutation,
   useQuery,
-  useQueryClient,
 } from '@tanstack/react-query';
 import { z } from 'zod';
-import { parseUtc } from '../domain/format';
+import { sortOrdersNewestFirst } from '../domain/detail';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
 import { buildSubscriptionsParams } from '../domain/query';
 import type {
@@ -27,7 +25,7 @@ import type {
 } from '../domain/types';
 import { ApiError, apiRequest, type QueryParams } from './client';
 import { queryKeys } from './queryKeys';
-import { accessActionBody, actionResultSchema, invalidateAccessData } from './users';
+import { accessActionBody, actionResultSchema } from './users';
 import {
   asObject,
   asObjectList,
@@ -58,23 +56,21 @@ export const subscriptionRowSchema = z
     currency: wireString,
     updated_at: wireString,
   })
-  .transform(
-    (r): SubscriptionRow => ({
-      rowId: r.row_id,
-      email: r.email,
-      name: r.name,
-      provider: r.provider,
-      providerId: r.provider_id,
-      status: r.status,
-      cadence: r.cadence,
-      startDate: r.start_date,
-      currentPeriodEnd: r.current_period_end,
-      expiresAt: r.expires_at,
-      amountCents: r.amount,
-      currency: r.currency,
-      updatedAt: r.updated_at,
-    }),
-  );
+  .transform((r): SubscriptionRow => ({
+    rowId: r.row_id,
+    email: r.email,
+    name: r.name,
+    provider: r.provider,
+    providerId: r.provider_id,
+    status: r.status,
+    cadence: r.cadence,
+    startDate: r.start_date,
+    currentPeriodEnd: r.current_period_end,
+    expiresAt: r.expires_at,
+    amountCents: r.amount,
+    currency: r.currency,
+    updatedAt: r.updated_at,
+  }));
 
 /** GET /subscriptions answer {rows, total} → SubscriptionsPage (missing total = rows counted). */
 export const subscriptionsPageSchema = z
@@ -95,11 +91,6 @@ export async function fetchSubscriptions(
     schema: subscriptionsPageSchema,
     signal,
   });
-}
-
-/** Total pages of a subscriptions page (at least 1), for the pager. */
-export function subscriptionsTotalPages(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
 }
 
 /**
@@ -291,27 +282,9 @@ export function normaliseMarketplaceOrder(raw: WireObject): MarketplaceOrder {
   };
 }
 
-/**
- * Orders newest first by created_at_provider (UTC); orders without a readable date keep their
- * order after the dated ones. Returns a new array.
- */
-export function sortOrdersNewestFirst(orders: readonly MarketplaceOrder[]): MarketplaceOrder[] {
-  const time = (o: MarketplaceOrder) => parseUtc(o.createdAtProvider)?.getTime() ?? null;
-  return orders
-    .map((order, index) => ({ order, index, t: time(order) }))
-    .sort((a, b) => {
-      if (a.t !== null && b.t !== null && a.t !== b.t) return b.t - a.t;
-      if (a.t === null && b.t !== null) return 1;
-      if (a.t !== null && b.t === null) return -1;
-      return a.index - b.index;
-    })
-    .map((x) => x.order);
-}
 
 const clickbankOrdersSchema = z.object({
-  local: z
-    .object({ clickbank_details: z.array(z.unknown()).nullish() })
-    .nullish(),
+  local: z.object({ clickbank_details: z.array(z.unknown()).nullish() }).nullish(),
 });
 
 /**
@@ -379,17 +352,6 @@ export async function refreshSubscriptions(signal?: AbortSignal): Promise<Refres
   };
 }
 
-/** Hook: refresh mutation; afterwards every subscriptions query is refetched. */
-export function useRefreshSubscriptions() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => refreshSubscriptions(),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.subscriptions.all() });
-    },
-  });
-}
-
 /** Actions the /subscriptions/* twins offer (§7): no grant-until-date. */
 export type SubscriptionAction = Exclude<AccessAction, { kind: 'grant_on_date' }>;
 
@@ -418,14 +380,3 @@ export async function runSubscriptionAction(
   });
 }
 
-/** Hook: a subscriptions-twin action mutation; refetches access data on success. */
-export function useSubscriptionAction() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ email, action }: { email: string; action: SubscriptionAction }) =>
-      runSubscriptionAction(email, action),
-    onSuccess: () => {
-      void invalidateAccessData(queryClient);
-    },
-  });
-}

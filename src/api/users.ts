@@ -13,6 +13,7 @@ import {
 } from '@tanstack/react-query';
 import { z } from 'zod';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
+import { totalPages } from '../domain/paging';
 import { buildUsersParams } from '../domain/query';
 import type {
   AccessAction,
@@ -70,7 +71,7 @@ export const usersPageSchema = z.object({
 /**
  * GET /users with the §7 parameters of `q` (buildUsersParams: trimmed, blanks dropped, sort
  * '-updated_at') → UsersPage. A missing total counts the rows; missing totalPages is computed
- * as ceil(total / pageSize). Rejects with ApiError / MalformedResponseError.
+ * with totalPages(total, pageSize) (at least 1). Rejects with ApiError / MalformedResponseError.
  */
 export async function fetchUsers(q: UsersQuery, signal?: AbortSignal): Promise<UsersPage> {
   const answer = await apiRequest('/users', { query: buildUsersParams(q), schema: usersPageSchema, signal });
@@ -78,7 +79,7 @@ export async function fetchUsers(q: UsersQuery, signal?: AbortSignal): Promise<U
   return {
     rows: answer.rows,
     total,
-    totalPages: answer.totalPages ?? answer.total_pages ?? Math.ceil(total / Math.max(1, q.pageSize)),
+    totalPages: answer.totalPages ?? answer.total_pages ?? totalPages(total, q.pageSize),
   };
 }
 

@@ -17,12 +17,6 @@ export const wireString = z
     return null;
   });
 
-/** Any value → finite number | null: numbers and numeric strings ('12.5'). */
-export const wireNumber = z
-  .unknown()
-  .optional()
-  .transform((v): number | null => readNumber(v));
-
 /** Any value → whole number | null (rounded): counts and integer cents. */
 export const wireInt = z
   .unknown()

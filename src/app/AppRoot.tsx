@@ -31,7 +31,10 @@ function useUnauthorizedRedirect() {
   const location = useLocation();
   const handleUnauthorized = useEffectEvent(() => {
     if (location.pathname === LOGIN_PATH) return;
-    void navigate(LOGIN_PATH, { replace: true, state: loginRedirectState(location, 'session_expired') });
+    void navigate(LOGIN_PATH, {
+      replace: true,
+      state: loginRedirectState(location, 'session_expired'),
+    });
   });
   useEffect(() => onUnauthorized(() => handleUnauthorized()), []);
 }

@@ -29,7 +29,9 @@ export function RouteError() {
       <h1 className={styles.errorHeading} ref={headingRef} tabIndex={-1}>
         Something went wrong
       </h1>
-      <p className={styles.errorText}>This page could not be shown. Reloading the console usually fixes it.</p>
+      <p className={styles.errorText}>
+        This page could not be shown. Reloading the console usually fixes it.
+      </p>
       <p className={styles.errorText}>
         <a href={`${import.meta.env.BASE_URL}`}>Reload the console</a>
       </p>

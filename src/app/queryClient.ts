@@ -17,7 +17,8 @@ export function createQueryClient(options: { retry?: boolean } = {}): QueryClien
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        retry: options.retry === false ? false : (count, error) => !isClientError(error) && count < 1,
+        retry:
+          options.retry === false ? false : (count, error) => !isClientError(error) && count < 1,
       },
       mutations: { retry: false },
     },

@@ -7,7 +7,11 @@
  */
 import { useEffect, useEffectEvent } from 'react';
 import { eventsStreamUrl, parseLiveEvent } from '../api/events';
-import { alertSounds, isSoundEnabled as readSoundSetting, type AlertSound } from '../screens/useSoundAlerts';
+import {
+  alertSounds,
+  isSoundEnabled as readSoundSetting,
+  type AlertSound,
+} from '../screens/useSoundAlerts';
 
 /** The sound a live event type plays (§4), or null for the types that play none. */
 export function alertSoundForEvent(type: string): AlertSound | null {
@@ -43,7 +47,8 @@ export function handleLiveMessage(data: unknown, deps: LiveMessageDeps): AlertSo
   if (!sound || !deps.isSoundEnabled()) return null;
   try {
     const playing = deps.play(sound);
-    if (playing) playing.catch((error: unknown) => warn(`Alert sound '${sound}' was blocked`, error));
+    if (playing)
+      playing.catch((error: unknown) => warn(`Alert sound '${sound}' was blocked`, error));
   } catch (error) {
     warn(`Alert sound '${sound}' was blocked`, error);
   }
@@ -51,12 +56,16 @@ export function handleLiveMessage(data: unknown, deps: LiveMessageDeps): AlertSo
 }
 
 /** The part of EventSource the alerts use, so tests and stories can pass a fake. */
-export type LiveEventSource = Pick<EventSource, 'addEventListener' | 'removeEventListener' | 'close' | 'readyState'>;
+export type LiveEventSource = Pick<
+  EventSource,
+  'addEventListener' | 'removeEventListener' | 'close' | 'readyState'
+>;
 
 /** Opens the stream at `url`; the default is `new EventSource(url, {withCredentials: true})`. */
 export type EventSourceFactory = (url: string) => LiveEventSource;
 
-const openEventSource: EventSourceFactory = (url) => new EventSource(url, { withCredentials: true });
+const openEventSource: EventSourceFactory = (url) =>
+  new EventSource(url, { withCredentials: true });
 const playAlertSound = (sound: AlertSound) => alertSounds().play(sound);
 
 /** Options of {@link useLiveAlerts}; every dependency is injectable. */
@@ -97,7 +106,8 @@ export function useLiveAlerts({
     }
     const onMessage = (event: MessageEvent) => handleMessage(event);
     // EventSource reconnects by itself after a dropped connection; a refused one stays closed.
-    const onError = () => console.warn('Live event stream error', { readyState: source.readyState });
+    const onError = () =>
+      console.warn('Live event stream error', { readyState: source.readyState });
     source.addEventListener('message', onMessage);
     source.addEventListener('error', onError);
     return () => {

@@ -11,15 +11,33 @@ export interface ActionAlert {
   message: string;
 }
 
-/** The Edit-actions menu entries (§2 Users), in menu order, with whether they need a date. */
-export const ACCESS_ACTIONS: readonly { kind: AccessActionKind; label: string; needsDate: boolean }[] =
-  [
-    { kind: 'grant', label: 'Grant now', needsDate: false },
-    { kind: 'grant_on_date', label: 'Grant until a date', needsDate: true },
-    { kind: 'revoke_now', label: 'Revoke now', needsDate: false },
-    { kind: 'revoke_deferred', label: 'Revoke at renewal (deferred)', needsDate: false },
-    { kind: 'revoke_on_date', label: 'Revoke on a date', needsDate: true },
-  ];
+/** One entry of the Edit-actions menu (§2 Users). */
+export interface AccessActionEntry {
+  kind: AccessActionKind;
+  /** The §2 wording in sentence case, e.g. 'Revoke at renewal (deferred)'. */
+  label: string;
+  /** Whether the action asks for a date first (grant until / revoke on a date). */
+  needsDate: boolean;
+  /** Whether the action takes forum access away (the revocations, shown after a separator). */
+  isDestructive: boolean;
+}
+
+/**
+ * The Edit-actions menu entries (§2 Users: "grant now; grant until a date; revoke now; revoke at
+ * renewal (deferred); revoke on a date"), in menu order: the one source of their labels.
+ */
+export const ACCESS_ACTIONS: readonly AccessActionEntry[] = [
+  { kind: 'grant', label: 'Grant now', needsDate: false, isDestructive: false },
+  { kind: 'grant_on_date', label: 'Grant until a date', needsDate: true, isDestructive: false },
+  { kind: 'revoke_now', label: 'Revoke now', needsDate: false, isDestructive: true },
+  {
+    kind: 'revoke_deferred',
+    label: 'Revoke at renewal (deferred)',
+    needsDate: false,
+    isDestructive: true,
+  },
+  { kind: 'revoke_on_date', label: 'Revoke on a date', needsDate: true, isDestructive: true },
+];
 
 /**
  * Builds the AccessAction for a menu kind; `wireDateTime` ('YYYY-MM-DD HH:MM:SS' UTC, from

@@ -23,7 +23,10 @@ export function isLoginCode(code: unknown): code is LoginCode {
  * The text to show for a login answer (§8): the table's message for a known code, else the
  * server's `fallbackMessage` when non-blank, else 'Login failed'.
  */
-export function loginMessage(code: string | null | undefined, fallbackMessage?: string | null): string {
+export function loginMessage(
+  code: string | null | undefined,
+  fallbackMessage?: string | null,
+): string {
   if (isLoginCode(code)) return LOGIN_MESSAGES[code];
   const text = fallbackMessage?.trim();
   return text ? text : MESSAGES.loginFailed;

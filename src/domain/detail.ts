@@ -1,7 +1,8 @@
 /**
  * Rules of the Subscriptions screen's detail drawer and footer (§2 Subscriptions). Pure.
  */
-import { normaliseCurrency } from './format';
+import { normaliseCurrency, parseUtc } from './format';
+import { isClickbank } from './providers';
 import type { MarketplaceOrder, SubscriptionDetail, SubscriptionRow } from './types';
 
 /** The footer text when the page holds more than one currency (§2), copied exactly. */
@@ -23,7 +24,7 @@ export function displayName(
   const name = nonBlank(detail.name);
   if (name) return name;
   if (!latestOrder) return null;
-  if (detail.provider === 'clickbank') {
+  if (isClickbank(detail.provider)) {
     const display = nonBlank(latestOrder.customerDisplayName);
     if (display) return display;
   }
@@ -50,9 +51,7 @@ export function addressRegion(
   detail: Pick<SubscriptionDetail, 'address' | 'city' | 'region' | 'country'>,
 ): string | null {
   const a = detail.address;
-  const parts = a
-    ? [a.city, a.state, a.postalCode, a.country].map(nonBlank).filter(Boolean)
-    : [];
+  const parts = a ? [a.city, a.state, a.postalCode, a.country].map(nonBlank).filter(Boolean) : [];
   const fallback = [detail.city, detail.region, detail.country].map(nonBlank).filter(Boolean);
   const chosen = parts.length ? parts : fallback;
   return chosen.length ? chosen.join(', ') : null;
@@ -80,7 +79,8 @@ export function safeExternalLinks(
     if (typeof value !== 'string') continue;
     try {
       const url = new URL(value.trim());
-      if (url.protocol === 'http:' || url.protocol === 'https:') links.push({ name, href: url.href });
+      if (url.protocol === 'http:' || url.protocol === 'https:')
+        links.push({ name, href: url.href });
     } catch {
       // not an absolute URL: skipped
     }
@@ -90,9 +90,7 @@ export function safeExternalLinks(
 
 /** The footer total of a page of subscriptions (§2). */
 export type PageAmountTotal =
-  | { kind: 'single'; amountCents: number; currency: string }
-  | { kind: 'mixed' }
-  | { kind: 'none' };
+  { kind: 'single'; amountCents: number; currency: string } | { kind: 'mixed' } | { kind: 'none' };
 
 /**
  * Totals the amounts on the page (§2 footer). Rows without an amount are skipped; a missing
@@ -125,4 +123,22 @@ export function splitOrders(orders: readonly MarketplaceOrder[]): {
 } {
   const [latest, ...previous] = orders;
   return { latest: latest ?? null, previous };
+}
+
+/**
+ * Marketplace orders newest first by created_at_provider (UTC ISO-8601, §3 Marketplace order
+ * record); orders without a readable date keep their relative order after the dated ones.
+ * Returns a new array; the input is not changed.
+ */
+export function sortOrdersNewestFirst(orders: readonly MarketplaceOrder[]): MarketplaceOrder[] {
+  const time = (o: MarketplaceOrder) => parseUtc(o.createdAtProvider)?.getTime() ?? null;
+  return orders
+    .map((order, index) => ({ order, index, t: time(order) }))
+    .sort((a, b) => {
+      if (a.t !== null && b.t !== null && a.t !== b.t) return b.t - a.t;
+      if (a.t === null && b.t !== null) return 1;
+      if (a.t !== null && b.t === null) return -1;
+      return a.index - b.index;
+    })
+    .map((x) => x.order);
 }

@@ -32,7 +32,8 @@ export function parseUtc(value: string | null | undefined): Date | null {
   const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(normalised);
   if (day && !normalised.slice(10).match(/[+-]\d{2}:?\d{2}$/)) {
     const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-    if (date.getUTCFullYear() !== y || date.getUTCMonth() + 1 !== m || date.getUTCDate() !== d) return null;
+    if (date.getUTCFullYear() !== y || date.getUTCMonth() + 1 !== m || date.getUTCDate() !== d)
+      return null;
   }
   return date;
 }
@@ -60,7 +61,8 @@ export function toWireDateTime(localValue: string): string | null {
   if (!m) return null;
   const wire = `${m[1]} ${m[2]}:${m[3]}:${m[4] ?? '00'}`;
   // Out-of-range parts (month 13, 99:99) are malformed, not something to send.
-  if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59 || !parseUtc(wire)) return null;
+  if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59 || !parseUtc(wire))
+    return null;
   return wire;
 }
 
@@ -75,7 +77,9 @@ export function defaultActionDateTimeLocal(now: Date = new Date()): string {
 
 /** Safe ISO currency code: uppercase three letters, else the default USD (§1). */
 export function normaliseCurrency(code: string | null | undefined): string {
-  const c = String(code ?? '').trim().toUpperCase();
+  const c = String(code ?? '')
+    .trim()
+    .toUpperCase();
   return /^[A-Z]{3}$/.test(c) ? c : DEFAULT_CURRENCY;
 }
 
@@ -111,7 +115,10 @@ export function formatAmountWithCode(
 }
 
 /** Compact k/M money for the affiliate list (§9), e.g. 1234500 cents → '$12.3k', 250000000 → '$2.5M'. */
-export function formatCompactCurrency(amountCents: number | null | undefined, currency = DEFAULT_CURRENCY): string {
+export function formatCompactCurrency(
+  amountCents: number | null | undefined,
+  currency = DEFAULT_CURRENCY,
+): string {
   if (amountCents == null || !Number.isFinite(amountCents)) return DASH;
   return new Intl.NumberFormat('en-US', {
     style: 'currency',

@@ -3,7 +3,7 @@
  * their texts (§8). Pure and total: permissive input, never a throw.
  */
 import { readNumber } from './stats';
-import { errorMessageOr, errorStatus } from './messages';
+import { MESSAGES, errorMessageOr, errorStatus } from './messages';
 
 /** §2/§9: the result view shows at most this many detail rows. */
 export const MAINTENANCE_DETAIL_LIMIT = 50;
@@ -111,14 +111,32 @@ export function summarisePing(summary: PingSummary | null | undefined): string {
   return parts.length ? parts.join(' · ') : '(empty response)';
 }
 
+/** The answer's own message: payload.message, else payload.error (non-blank strings), else null. */
+function payloadMessage(payload: unknown): string | null {
+  const bag = asBag(payload);
+  for (const value of [bag.message, bag.error]) {
+    if (typeof value === 'string' && value.trim()) return value;
+  }
+  return null;
+}
+
 /**
- * A maintenance failure's text (§8): the error's message, else 'HTTP {status}' when an answer
- * came, else 'Network error'.
+ * A maintenance failure's text (§8): the answer's message, else 'HTTP {status}' when an answer
+ * came, else the no-answer text ('Request timed out') or 'Network error'. For an ApiError (it has
+ * a `payload`) only the payload's message or error counts: the status text and 'Request failed'
+ * that ApiError falls back to are not the answer's message, so a bare 502 reads 'HTTP 502'. The
+ * §8 'Not Found – none of the candidate paths responded…' text is kept as it is.
  */
 export function maintenanceErrorMessage(error: unknown): string {
   const status = errorStatus(error);
-  const fallback = status != null && status > 0 ? `HTTP ${status}` : 'Network error';
-  return errorMessageOr(error, fallback);
+  if (status == null || status <= 0) return errorMessageOr(error, MESSAGES.networkError);
+  const message = errorMessageOr(error, '');
+  if (message === MESSAGES.candidatesNotFound) return message;
+  const own =
+    error !== null && typeof error === 'object' && 'payload' in error
+      ? payloadMessage(error.payload)
+      : message || null;
+  return own ?? `HTTP ${status}`;
 }
 
 /** The §2 ping failure line: 'ping failed: {reason}'. */

@@ -43,6 +43,17 @@ function pick(bag: Bag, aliases: readonly string[]): { key: string; value: numbe
   return null;
 }
 
+/**
+ * A reported figure, unless it is missing or a 0 its parts contradict: then the figure derived
+ * from them (§3, §5 Dashboard fallbacks). ARR 0 with MRR 1000 → 12 × 1000; active total 0 with
+ * monthly 3 + yearly 2 → 5; a real 0 (both sides 0) stays 0. Non-finite results give 0.
+ */
+export function reportedOrDerived(reported: number | null, derived: number): number {
+  const fallback = clean(derived);
+  if (reported === null) return fallback;
+  return reported === 0 && fallback !== 0 ? fallback : reported;
+}
+
 /** Whether a field name says its value is in cents (mrr_cents, totalRevenueCents). */
 function isCentsNamed(key: string): boolean {
   return /cents$/i.test(key);
@@ -113,7 +124,12 @@ export const STATS_ALIASES = {
   ],
   newToday: ['newToday', 'new_today'],
   renewalsToday: ['renewalsToday', 'renewals_today'],
-  cancellationsToday: ['cancellationsToday', 'cancellations_today', 'cancelsToday', 'cancels_today'],
+  cancellationsToday: [
+    'cancellationsToday',
+    'cancellations_today',
+    'cancelsToday',
+    'cancels_today',
+  ],
   totalSubscribers: ['totalSubscribers', 'total_subscribers'],
   totalRevenue: ['totalRevenueCents', 'total_revenue_cents', 'totalRevenue', 'total_revenue'],
 } as const satisfies Record<string, readonly string[]>;
@@ -123,7 +139,8 @@ export const STATS_ALIASES = {
  * - each field takes the first alias of STATS_ALIASES that holds a number or numeric string;
  *   cents-named aliases come first, so `mrr_cents` wins over `mrr` when both are sent;
  * - money (MRR, ARR, total revenue) is converted to integer cents by `moneyToCents` (§5 rule);
- * - ARR missing → 12 × MRR; active total missing → monthly + yearly (§3, §5);
+ * - ARR missing or 0 with a non-zero MRR → 12 × MRR; active total missing or 0 with a non-zero
+ *   monthly + yearly → their sum (§3, §5; reportedOrDerived);
  * - counts are rounded to whole numbers; missing counts and money are 0;
  * - avgDaysRemaining stays fractional, null when missing (the card shows a dash);
  * - currency is an upper-case ISO code, 'USD' when missing or malformed (§1).
@@ -139,8 +156,8 @@ export function normaliseStats(raw: unknown): DashboardStats {
   return {
     currency: normaliseCurrency(typeof bag.currency === 'string' ? bag.currency : null),
     mrrCents,
-    arrCents: money(bag, a.arr) ?? clean(mrrCents * 12),
-    activeTotal: count(bag, a.activeTotal) ?? clean(activeMonthly + activeYearly),
+    arrCents: reportedOrDerived(money(bag, a.arr), mrrCents * 12),
+    activeTotal: reportedOrDerived(count(bag, a.activeTotal), activeMonthly + activeYearly),
     activeMonthly,
     activeYearly,
     scheduledCancellations: count(bag, a.scheduledCancellations) ?? 0,
@@ -178,8 +195,8 @@ function readBool(value: unknown): boolean | null {
 
 /**
  * GET /status answer → AdminStats (§3). mrr/arr are integer cents as docs/api.md pins them
- * (`mrr_cents`/`arr_cents` accepted too); ARR missing → 12 × MRR; active_total missing → `active`,
- * else monthly + yearly. Never throws; non-objects give zeros with dbOk null.
+ * (`mrr_cents`/`arr_cents` accepted too); ARR missing or 0 → 12 × MRR; active_total missing or 0 →
+ * `active`, else monthly + yearly (the dashboard's fallbacks, reportedOrDerived). Never throws; non-objects give zeros with dbOk null.
  */
 export function normaliseAdminStats(raw: unknown): AdminStats {
   const bag = asBag(raw);
@@ -189,14 +206,16 @@ export function normaliseAdminStats(raw: unknown): AdminStats {
   const avg = pick(bag, ['avg_days_remaining', 'avgDaysRemaining']);
   return {
     dbOk: readBool(bag.db_ok ?? bag.dbOk),
-    activeTotal:
-      count(bag, ['active_total', 'activeTotal', 'active']) ?? clean(activeMonthly + activeYearly),
+    activeTotal: reportedOrDerived(
+      count(bag, ['active_total', 'activeTotal', 'active']),
+      activeMonthly + activeYearly,
+    ),
     activeMonthly,
     activeYearly,
     scheduledCancellations: count(bag, ['scheduled_cancellations', 'scheduledCancellations']) ?? 0,
     avgDaysRemaining: avg ? clean(avg.value) : null,
     mrrCents,
-    arrCents: count(bag, ['arr_cents', 'arr']) ?? clean(mrrCents * 12),
+    arrCents: reportedOrDerived(count(bag, ['arr_cents', 'arr']), mrrCents * 12),
     pendingExpire: count(bag, ['pending_expire', 'pendingExpire']) ?? 0,
     webhookDedupRows: count(bag, ['webhook_dedup_rows', 'webhookDedupRows']) ?? 0,
   };

@@ -57,10 +57,13 @@ export function mgStatusBadge(
     if (lower.startsWith('active')) {
       return { text: label, tone: lower.includes('cancel') ? 'warning' : 'success' };
     }
-    if (lower.includes('expired') || lower.includes('cancel')) return { text: label, tone: 'danger' };
+    if (lower.includes('expired') || lower.includes('cancel'))
+      return { text: label, tone: 'danger' };
     return { text: label, tone: 'neutral' };
   }
-  const status = String(row.mgStatus ?? '').trim().toLowerCase();
+  const status = String(row.mgStatus ?? '')
+    .trim()
+    .toLowerCase();
   if (status === 'active' && isFuture(row.expiresAt, now)) {
     return {
       text: 'Scheduled',
@@ -81,8 +84,12 @@ export function isActiveUser(
   row: Pick<UserRow, 'mgStatus' | 'mgStatusLabel' | 'expiresAt'>,
   now: Date = new Date(),
 ): boolean {
-  const label = String(row.mgStatusLabel ?? '').trim().toLowerCase();
-  const status = String(row.mgStatus ?? '').trim().toLowerCase();
+  const label = String(row.mgStatusLabel ?? '')
+    .trim()
+    .toLowerCase();
+  const status = String(row.mgStatus ?? '')
+    .trim()
+    .toLowerCase();
   // §4 also lists "the expiry is in the future while mg_status is active"; that case is already
   // covered by mg_status active, so `now` only matters for the documented signature.
   void now;

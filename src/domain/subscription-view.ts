@@ -1,33 +1,17 @@
 /**
  * Display rules of the Subscriptions screen and its detail drawer that src/domain/detail.ts does
- * not cover (specification §2 Subscriptions, §5): paging, the Location line, yes/no, cadence and
+ * not cover (specification §2 Subscriptions, §5): the Location line, yes/no, cadence and
  * dash fallbacks. Pure and total: every function accepts missing values and never throws.
  */
 import { DASH } from './format';
 import { marketplaceLocation } from './detail';
+import { isClickbank } from './providers';
 import type { MarketplaceOrder, SubscriptionDetail } from './types';
-
-/** The marketplace provider value (§1): the one whose detail carries order records. */
-export const MARKETPLACE_PROVIDER = 'clickbank';
 
 /** A trimmed non-empty string, or null. */
 function text(value: string | null | undefined): string | null {
   const trimmed = String(value ?? '').trim();
   return trimmed ? trimmed : null;
-}
-
-/** Whether a provider value is the marketplace (clickbank), ignoring case and spaces. */
-export function isMarketplace(provider: string | null | undefined): boolean {
-  return text(provider)?.toLowerCase() === MARKETPLACE_PROVIDER;
-}
-
-/**
- * Total pages for a list that answers only `total` (§7 GET /subscriptions): at least 1, so an
- * empty list still reads 'Page 1 of 1'.
- */
-export function totalPagesOf(total: number, pageSize: number): number {
-  if (!Number.isFinite(total) || !Number.isFinite(pageSize) || pageSize <= 0) return 1;
-  return Math.max(1, Math.ceil(total / pageSize));
 }
 
 /**
@@ -39,7 +23,7 @@ export function locationText(
   detail: Pick<SubscriptionDetail, 'provider' | 'city' | 'region' | 'country'>,
   latestOrder: MarketplaceOrder | null,
 ): string | null {
-  if (isMarketplace(detail.provider)) {
+  if (isClickbank(detail.provider)) {
     const fromOrder = marketplaceLocation(latestOrder);
     if (fromOrder) return fromOrder;
   }

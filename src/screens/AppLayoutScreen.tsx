@@ -1,7 +1,9 @@
 /**
  * The container of the signed-in shell (§2 Layout, §4 Session, §4 Sound alerts). It decides what
  * AppLayout shows and persists what the operator chooses:
- * - the operator's fixed display name ('Admin') and the product's own sites;
+ * - the operator's fixed display name ('Admin') and the product's own sites (Website, Forum) from
+ *   the run-time config (/admin/config.js: the server's SITE_URL and FORUM_URL), each left out
+ *   when not configured;
  * - the desktop sidebar's collapsed state, kept in localStorage under mg_sidebar_collapsed;
  * - desktop or mobile shell by the (max-width: 767px) media query; the mobile overlay closes
  *   whenever the location changes;
@@ -15,6 +17,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { useLogout } from '../api/auth';
+import { getConfig, type AppConfig } from '../api/config';
 import { AppLayout, MAIN_CONTENT_ID, type ExternalLink } from '../components/AppLayout';
 import { LOGIN_PATH } from './useLoginRedirect';
 import { MOBILE_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
@@ -25,13 +28,16 @@ import { useStoredFlag } from './useStoredFlag';
 export const OPERATOR_NAME = 'Admin';
 
 /**
- * The product's own sites shown after the providers' links (§2 Layout). The run-time
- * configuration carries no site URLs yet, so these are placeholders to be replaced by config.
+ * The product's own sites shown after the providers' links (§2 Layout): Website (siteUrl) and
+ * Forum (forumUrl) from the run-time config, in that order; an unset one has no link, so the
+ * header never offers a dead placeholder.
  */
-export const SITE_LINKS: readonly ExternalLink[] = [
-  { label: 'Website', href: 'https://example.com' },
-  { label: 'Forum', href: 'https://forum.example.com' },
-];
+export function productSiteLinks(config: Pick<AppConfig, 'siteUrl' | 'forumUrl'>): ExternalLink[] {
+  const links: ExternalLink[] = [];
+  if (config.siteUrl) links.push({ label: 'Website', href: config.siteUrl });
+  if (config.forumUrl) links.push({ label: 'Forum', href: config.forumUrl });
+  return links;
+}
 
 /** localStorage key of the desktop sidebar's collapsed state ('1' collapsed, '0' expanded). */
 export const SIDEBAR_COLLAPSED_STORAGE_KEY = 'mg_sidebar_collapsed';
@@ -65,11 +71,16 @@ export function AppLayoutScreen({ children }: AppLayoutScreenProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY);
-  const [isSidebarCollapsed, setSidebarCollapsed] = useStoredFlag(SIDEBAR_COLLAPSED_STORAGE_KEY, false);
+  const [isSidebarCollapsed, setSidebarCollapsed] = useStoredFlag(
+    SIDEBAR_COLLAPSED_STORAGE_KEY,
+    false,
+  );
   const [isSoundEnabled, handleSoundToggle] = useSoundSetting();
   // The overlay is open only at the location it was opened at: any navigation closes it.
   const [mobileNavOpenAt, setMobileNavOpenAt] = useState<string | null>(null);
   const logout = useLogout();
+  // The run-time config is fixed for the page's life (/admin/config.js runs before the app).
+  const [siteLinks] = useState(() => productSiteLinks(getConfig()));
 
   useFocusMainOnNavigation(location.pathname);
 
@@ -89,7 +100,7 @@ export function AppLayoutScreen({ children }: AppLayoutScreenProps) {
     <AppLayout
       viewport={isMobile ? 'mobile' : 'desktop'}
       operatorName={OPERATOR_NAME}
-      siteLinks={SITE_LINKS}
+      siteLinks={siteLinks}
       isSoundEnabled={isSoundEnabled}
       onSoundToggle={handleSoundToggle}
       onLogout={handleLogout}

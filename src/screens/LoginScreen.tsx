@@ -30,7 +30,10 @@ export function LoginScreen() {
 
   const whoami = useQuery(whoamiQueryOptions());
   const isSignedIn = whoami.data?.ok === true && hasToken();
-  const backend = useQuery({ ...backendCheckQueryOptions(), enabled: !whoami.isPending && !isSignedIn });
+  const backend = useQuery({
+    ...backendCheckQueryOptions(),
+    enabled: !whoami.isPending && !isSignedIn,
+  });
 
   if (isSignedIn) return <Navigate to={target} replace />;
 

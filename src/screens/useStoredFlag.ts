@@ -62,7 +62,10 @@ function subscribe(listener: () => void): () => void {
  * Hook: a boolean setting persisted under `key` ('1'/'0'), shared live by every component that
  * shows it (and by other tabs). Returns the value and its setter.
  */
-export function useStoredFlag(key: string, defaultValue: boolean): [boolean, (next: boolean) => void] {
+export function useStoredFlag(
+  key: string,
+  defaultValue: boolean,
+): [boolean, (next: boolean) => void] {
   const value = useSyncExternalStore(
     subscribe,
     () => readStoredFlag(key, defaultValue),

@@ -3,11 +3,15 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { AccessActionsMenu } from '../../src/components/AccessActionsMenu';
 import { FIXTURE_NOW } from '../fixtures/users';
 
+/**
+ * The §2 Edit actions wording ("grant now; grant until a date; revoke now; revoke at renewal
+ * (deferred); revoke on a date"), in sentence case; '…' marks the entries that ask for a date.
+ */
 const MENU_ITEMS = [
   'Grant now',
   'Grant until a date…',
   'Revoke now',
-  'Revoke at renewal',
+  'Revoke at renewal (deferred)',
   'Revoke on a date…',
 ];
 
@@ -41,7 +45,7 @@ async function expectAllClosed() {
   await waitFor(() => expect(document.body.style.pointerEvents).not.toBe('none'));
 }
 
-/** The open menu: the five §2 actions, grants first, revocations after a separator. */
+/** The open menu: the five §2 actions in the §2 wording, grants first, revocations after a separator. */
 export const Open: Story = {
   play: async ({ canvas }) => {
     const trigger = canvas.getByRole('button', { name: 'Edit access for ada@example.com' });
@@ -101,7 +105,9 @@ export const RevokeNow: Story = {
 export const RevokeAtRenewal: Story = {
   play: async ({ canvas, args }) => {
     await userEvent.click(canvas.getByRole('button', { name: 'Edit access for ada@example.com' }));
-    await userEvent.click(await body().findByRole('menuitem', { name: 'Revoke at renewal' }));
+    await userEvent.click(
+      await body().findByRole('menuitem', { name: 'Revoke at renewal (deferred)' }),
+    );
     const dialog = await body().findByRole('alertdialog', { name: 'Revoke access at renewal?' });
     await expect(dialog).toHaveAccessibleDescription(
       'ada@example.com keeps forum access until the current billing period ends (2026-12-14 10:22 UTC), then loses it.',

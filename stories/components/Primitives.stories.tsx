@@ -65,7 +65,8 @@ export const Banners: Story = {
   render: () => (
     <div style={{ display: 'grid', gap: 8 }}>
       <Banner tone="warning">
-        Backend database is currently unavailable. You can still log in; some features may be limited.
+        Backend database is currently unavailable. You can still log in; some features may be
+        limited.
       </Banner>
       <Banner tone="danger" action={<Button size="small">Retry</Button>}>
         Error: Failed to load users
@@ -99,7 +100,12 @@ function FieldsDemo() {
   const [provider, setProvider] = useState('');
   return (
     <div style={{ display: 'flex', gap: 8, alignItems: 'end' }}>
-      <TextField label="Email" value={email} onValueChange={setEmail} placeholder="name@example.com" />
+      <TextField
+        label="Email"
+        value={email}
+        onValueChange={setEmail}
+        placeholder="name@example.com"
+      />
       <SelectField
         label="Provider"
         value={provider}

@@ -34,7 +34,10 @@ const meta = {
   title: 'Flows/LiveAlerts',
   component: FlowApp,
   args: { initialEntry: '/' },
-  parameters: { layout: 'fullscreen', msw: { handlers: [recordCalls, statsHandlers.ok(), liveStream] } },
+  parameters: {
+    layout: 'fullscreen',
+    msw: { handlers: [recordCalls, statsHandlers.ok(), liveStream] },
+  },
   beforeEach() {
     seen.length = 0;
     connections = 0;
@@ -79,7 +82,13 @@ export const SoundOff: Story = {
 /** Switching sound on while connected primes both sounds (muted) without reconnecting. */
 export const TurnedOnWhileConnected: Story = {
   parameters: {
-    msw: { handlers: [recordCalls, statsHandlers.ok(), sse(api('/events/stream'), () => void (connections += 1))] },
+    msw: {
+      handlers: [
+        recordCalls,
+        statsHandlers.ok(),
+        sse(api('/events/stream'), () => void (connections += 1)),
+      ],
+    },
   },
   play: async ({ canvas }) => {
     await canvas.findByRole('region', { name: 'MRR' }, LAZY);

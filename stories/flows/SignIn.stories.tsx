@@ -52,14 +52,18 @@ type Story = StoryObj<typeof meta>;
 export const FromDeepLink: Story = {
   args: { initialEntry: '/settings?tab=general#top' },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY)).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY),
+    ).toBeVisible();
     await expect(flowLocation()).toBe('/login');
     await waitFor(() => expect(document.title).toBe('Admin Login · MG Admin Console'));
 
     await userEvent.type(canvas.getByLabelText('Password'), 'correct horse');
     await userEvent.click(canvas.getByRole('button', { name: 'Sign in' }));
 
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Settings' }, LAZY)).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Settings' }, LAZY),
+    ).toBeVisible();
     await expect(flowLocation()).toBe('/settings?tab=general#top');
     await expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('flow-token');
     await waitFor(() => expect(canvas.getByRole('main')).toHaveFocus());
@@ -71,9 +75,14 @@ export const FromDeepLink: Story = {
 export const ToDashboard: Story = {
   args: { initialEntry: '/login' },
   play: async ({ canvas }) => {
-    await userEvent.type(await canvas.findByLabelText('Password', undefined, LAZY), 'correct horse');
+    await userEvent.type(
+      await canvas.findByLabelText('Password', undefined, LAZY),
+      'correct horse',
+    );
     await userEvent.click(canvas.getByRole('button', { name: 'Sign in' }));
-    await expect(await canvas.findByRole('region', { name: 'MRR' }, LAZY)).toHaveTextContent('$12,345.00');
+    await expect(await canvas.findByRole('region', { name: 'MRR' }, LAZY)).toHaveTextContent(
+      '$12,345.00',
+    );
     await expect(flowLocation()).toBe('/');
   },
 };
@@ -96,7 +105,9 @@ export const AlreadySignedIn: Story = {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'still-valid');
   },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Settings' }, LAZY)).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Settings' }, LAZY),
+    ).toBeVisible();
     await expect(flowLocation()).toBe('/settings');
     await expect(seen).toContain('GET /api/admin/auth/whoami');
     await expect(seen.filter((call) => call.includes('/health'))).toEqual([]);
@@ -110,10 +121,20 @@ export const AlreadySignedIn: Story = {
 export const CookieWithoutToken: Story = {
   args: { initialEntry: '/users' },
   parameters: {
-    msw: { handlers: [recordCalls, whoamiHandlers.signedIn(), healthHandlers.ok(), healthDbHandlers.ok(), quietStream()] },
+    msw: {
+      handlers: [
+        recordCalls,
+        whoamiHandlers.signedIn(),
+        healthHandlers.ok(),
+        healthDbHandlers.ok(),
+        quietStream(),
+      ],
+    },
   },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY)).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY),
+    ).toBeVisible();
     await waitFor(() => expect(seen).toContain('GET /api/admin/health/db'));
     await expect(flowLocation()).toBe('/login');
     await expect(canvas.getByRole('button', { name: 'Sign in' })).toBeEnabled();
@@ -135,7 +156,10 @@ export const SessionExpired: Story = {
         http.get(api('/stats'), () => {
           statsCalls += 1;
           return statsCalls === 1
-            ? HttpResponse.json({ error: 'unauthorized', code: 'INVALID_JWT', message: 'Token expired' }, { status: 401 })
+            ? HttpResponse.json(
+                { error: 'unauthorized', code: 'INVALID_JWT', message: 'Token expired' },
+                { status: 401 },
+              )
             : HttpResponse.json(STATS_WIRE);
         }),
         whoamiHandlers.signedOut('INVALID_JWT'),
@@ -151,14 +175,20 @@ export const SessionExpired: Story = {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'expired-token');
   },
   play: async ({ canvas }) => {
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY)).toBeVisible();
-    await expect(canvas.getByRole('alert')).toHaveTextContent('Your session has expired. Please sign in again.');
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY),
+    ).toBeVisible();
+    await expect(canvas.getByRole('alert')).toHaveTextContent(
+      'Your session has expired. Please sign in again.',
+    );
     await expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
     await expect(flowLocation()).toBe('/login');
 
     await userEvent.type(canvas.getByLabelText('Password'), 'correct horse');
     await userEvent.click(canvas.getByRole('button', { name: 'Sign in' }));
-    await expect(await canvas.findByRole('region', { name: 'MRR' }, LAZY)).toHaveTextContent('$12,345.00');
+    await expect(await canvas.findByRole('region', { name: 'MRR' }, LAZY)).toHaveTextContent(
+      '$12,345.00',
+    );
     await expect(flowLocation()).toBe('/?view=compact');
     await expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('fresh-token');
   },
@@ -187,7 +217,9 @@ export const LogOutThenDeepLink: Story = {
   play: async ({ canvas }) => {
     await canvas.findByRole('region', { name: 'MRR' }, LAZY);
     await userEvent.click(canvas.getByRole('button', { name: 'Log out' }));
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY)).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Admin Login' }, LAZY),
+    ).toBeVisible();
     await expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
     // Signed out by choice: no "session expired" error.
     await expect(canvas.queryByRole('alert')).toBeNull();
@@ -195,9 +227,14 @@ export const LogOutThenDeepLink: Story = {
     // The operator opens a guarded page: the guard sends them to sign in, then there.
     await flowRouter().navigate('/settings');
     await waitFor(() => expect(flowLocation()).toBe('/login'));
-    await userEvent.type(await canvas.findByLabelText('Password', undefined, LAZY), 'correct horse');
+    await userEvent.type(
+      await canvas.findByLabelText('Password', undefined, LAZY),
+      'correct horse',
+    );
     await userEvent.click(canvas.getByRole('button', { name: 'Sign in' }));
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Settings' }, LAZY)).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Settings' }, LAZY),
+    ).toBeVisible();
     await expect(flowLocation()).toBe('/settings');
     await expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('second-token');
   },

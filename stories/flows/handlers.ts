@@ -30,8 +30,13 @@ export const plays: { sound: string; muted: boolean }[] = [];
 /** Stubs HTMLMediaElement play/load (returns the restore function, for a beforeEach). */
 export function stubAudio(): () => void {
   plays.length = 0;
-  const play = spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
-    plays.push({ sound: new URL(this.src).pathname.replace(/^.*\/(sounds\/)/, '$1'), muted: this.muted });
+  const play = spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (
+    this: HTMLMediaElement,
+  ) {
+    plays.push({
+      sound: new URL(this.src).pathname.replace(/^.*\/(sounds\/)/, '$1'),
+      muted: this.muted,
+    });
     return Promise.resolve();
   });
   const load = spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);

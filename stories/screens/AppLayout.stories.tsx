@@ -27,7 +27,9 @@ const plays: { src: string; muted: boolean }[] = [];
 /** Stubs HTMLMediaElement playback, so priming is observable and no sound leaves the test. */
 function stubAudio() {
   plays.length = 0;
-  const play = spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+  const play = spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (
+    this: HTMLMediaElement,
+  ) {
     plays.push({ src: this.src, muted: this.muted });
     return Promise.resolve();
   });
@@ -50,7 +52,12 @@ const meta = {
   parameters: {
     layout: 'fullscreen',
     screen: { route: '/' },
-    msw: { handlers: [recordCalls, http.post(api('/auth/logout'), () => HttpResponse.json({ ok: true }))] },
+    msw: {
+      handlers: [
+        recordCalls,
+        http.post(api('/auth/logout'), () => HttpResponse.json({ ok: true })),
+      ],
+    },
   },
   beforeEach() {
     seen.length = 0;
@@ -68,11 +75,20 @@ export const Expanded: Story = {
   play: async ({ canvas }) => {
     const banner = canvas.getByRole('banner');
     await expect(within(banner).getByText('Admin')).toBeVisible();
-    await expect(canvas.getByRole('link', { name: /^Website/ })).toHaveAttribute('href', 'https://example.com');
-    await expect(canvas.getByRole('link', { name: /^Forum/ })).toHaveAttribute('href', 'https://forum.example.com');
+    await expect(canvas.getByRole('link', { name: /^Website/ })).toHaveAttribute(
+      'href',
+      'https://example.com',
+    );
+    await expect(canvas.getByRole('link', { name: /^Forum/ })).toHaveAttribute(
+      'href',
+      'https://forum.example.com',
+    );
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     await expect(within(nav).getAllByRole('link')).toHaveLength(8);
-    await expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await expect(canvas.getByRole('heading', { level: 1, name: 'Page at /' })).toBeVisible();
 
     const collapse = canvas.getByRole('button', { name: 'Collapse' });
@@ -84,7 +100,10 @@ export const Expanded: Story = {
     await expect(expand).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(expand);
     await expect(localStorage.getItem('mg_sidebar_collapsed')).toBe('0');
-    await expect(canvas.getByRole('button', { name: 'Collapse' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(canvas.getByRole('button', { name: 'Collapse' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
   },
 };
 
@@ -94,7 +113,10 @@ export const Collapsed: Story = {
     localStorage.setItem('mg_sidebar_collapsed', '1');
   },
   play: async ({ canvas }) => {
-    await expect(canvas.getByRole('button', { name: 'Expand' })).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvas.getByRole('button', { name: 'Expand' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
     // Labels are hidden visually, names stay for assistive technology.
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     await expect(within(nav).getByRole('link', { name: 'Integrated Tracking' })).toBeVisible();
@@ -106,9 +128,14 @@ export const NavigationMovesFocus: Story = {
   play: async ({ canvas }) => {
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     await userEvent.click(within(nav).getByRole('link', { name: 'Users' }));
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Page at /users' })).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Page at /users' }),
+    ).toBeVisible();
     await waitFor(() => expect(canvas.getByRole('main')).toHaveFocus());
-    await expect(within(nav).getByRole('link', { name: 'Users' })).toHaveAttribute('aria-current', 'page');
+    await expect(within(nav).getByRole('link', { name: 'Users' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
   },
 };
 
@@ -123,10 +150,9 @@ export const SoundOn: Story = {
     await expect(toggle).toHaveAttribute('aria-checked', 'true');
     await expect(localStorage.getItem(SOUND_STORAGE_KEY)).toBe('1');
     await waitFor(() => expect(plays).toHaveLength(2));
-    await expect(plays.map((p) => new URL(p.src).pathname.replace(/^.*\/sounds\//, 'sounds/'))).toEqual([
-      'sounds/new-sub.mp3',
-      'sounds/renew.mp3',
-    ]);
+    await expect(
+      plays.map((p) => new URL(p.src).pathname.replace(/^.*\/sounds\//, 'sounds/')),
+    ).toEqual(['sounds/new-sub.mp3', 'sounds/renew.mp3']);
     await expect(plays.every((p) => p.muted)).toBe(true);
   },
 };
@@ -209,7 +235,9 @@ export const MobileOverlayClosesOnNavigation: Story = {
     const body = within(canvasElement.ownerDocument.body);
     const dialog = await body.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('link', { name: 'Subscriptions' }));
-    await expect(await canvas.findByRole('heading', { level: 1, name: 'Page at /subscriptions' })).toBeVisible();
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Page at /subscriptions' }),
+    ).toBeVisible();
     await waitFor(() => expect(body.queryByRole('dialog')).toBeNull());
     // Focus lands on the new screen's content, not back on the menu button.
     await waitFor(() => expect(canvas.getByRole('main')).toHaveFocus());

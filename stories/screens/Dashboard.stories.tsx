@@ -79,7 +79,9 @@ export const Full: Story = {
       'Total Revenue': '$987,654',
     };
     for (const [label, text] of Object.entries(expected)) {
-      await expect(cardValue(canvasElement, label)).toHaveTextContent(text, { normalizeWhitespace: true });
+      await expect(cardValue(canvasElement, label)).toHaveTextContent(text, {
+        normalizeWhitespace: true,
+      });
     }
     await expect(cards(canvasElement)).toHaveLength(Object.keys(expected).length);
   },
@@ -119,9 +121,12 @@ export const AliasSpellings: Story = {
     await expect(cardValue(canvasElement, 'Active (Yearly)')).toHaveTextContent('200');
     await expect(cardValue(canvasElement, 'Scheduled Cancellations')).toHaveTextContent('12');
     await expect(cardValue(canvasElement, 'Avg Days Remaining')).toHaveTextContent('20.3');
-    await expect(cardValue(canvasElement, 'Today')).toHaveTextContent('2 new · 5 renewals · 0 cancels', {
-      normalizeWhitespace: true,
-    });
+    await expect(cardValue(canvasElement, 'Today')).toHaveTextContent(
+      '2 new · 5 renewals · 0 cancels',
+      {
+        normalizeWhitespace: true,
+      },
+    );
   },
 };
 
@@ -131,7 +136,11 @@ export const AliasSpellings: Story = {
  */
 export const CentsRule: Story = {
   parameters: {
-    msw: { handlers: [statsHandlers.ok({ currency: 'USD', mrr: 123456, activeMonthly: 10, activeYearly: 5 })] },
+    msw: {
+      handlers: [
+        statsHandlers.ok({ currency: 'USD', mrr: 123456, activeMonthly: 10, activeYearly: 5 }),
+      ],
+    },
   },
   play: async ({ canvas, canvasElement }) => {
     await canvas.findByRole('region', { name: 'MRR' });

@@ -31,7 +31,13 @@ const recordCalls: HttpHandler = http.all(api('/*'), async ({ request }) => {
 
 /** A signed-out operator and a healthy backend, plus the story's own handlers first. */
 function signedOut(...overrides: HttpHandler[]): HttpHandler[] {
-  return [recordCalls, ...overrides, whoamiHandlers.signedOut(), healthHandlers.ok(), healthDbHandlers.ok()];
+  return [
+    recordCalls,
+    ...overrides,
+    whoamiHandlers.signedOut(),
+    healthHandlers.ok(),
+    healthDbHandlers.ok(),
+  ];
 }
 
 type Canvas = ReturnType<typeof within>;
@@ -115,7 +121,9 @@ export const SigningIn: Story = {
     const button = await canvas.findByRole('button', { name: 'Signing in…' });
     await expect(button).toBeDisabled();
     await expect(button).toHaveAttribute('aria-busy', 'true');
-    await waitFor(() => expect(loginBodies).toEqual([{ email: 'ops@example.com', password: 's3cret pass' }]));
+    await waitFor(() =>
+      expect(loginBodies).toEqual([{ email: 'ops@example.com', password: 's3cret pass' }]),
+    );
     await expect(canvas.queryByRole('alert')).toBeNull();
   },
 };
@@ -136,7 +144,9 @@ export const LoginFailed: Story = {
   parameters: {
     msw: {
       handlers: signedOut(
-        http.post(api('/auth/login'), () => HttpResponse.json({ ok: false, code: 'ACCOUNT_LOCKED' })),
+        http.post(api('/auth/login'), () =>
+          HttpResponse.json({ ok: false, code: 'ACCOUNT_LOCKED' }),
+        ),
       ),
     },
   },
@@ -195,7 +205,9 @@ export const DbUnavailableOnLogin: Story = {
     await checksDone();
     await expect(canvas.queryByRole('status')).toBeNull();
     await signIn(canvas);
-    await expect(await canvas.findByRole('status')).toHaveTextContent(/^Backend database is currently unavailable\.$/);
+    await expect(await canvas.findByRole('status')).toHaveTextContent(
+      /^Backend database is currently unavailable\.$/,
+    );
     await expect(canvas.queryByRole('alert')).toBeNull();
     await expect(canvas.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     await expect(canvas.getByLabelText('Password')).toBeEnabled();

@@ -17,6 +17,8 @@ type Story = StoryObj<typeof meta>;
 export const Default: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-    await expect(canvas.getByText('Environment and integration settings will go here.')).toBeVisible();
+    await expect(
+      canvas.getByText('Environment and integration settings will go here.'),
+    ).toBeVisible();
   },
 };

@@ -1,12 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { SubscriptionsScreen } from '../../src/screens/SubscriptionsScreen';
 import {
   clickbankOrdersHandlers,
   detailHandlers,
   subscriptionsHandlers,
 } from '../../tests/msw/handlers';
-import { withScreen } from '../support/withScreen';
+import { makeSubscriptionRows } from '../../tests/msw/fixtures';
+import { recordRequests } from '../support/requests';
+import { screenRouter, withScreen } from '../support/withScreen';
 
 /**
  * The Subscriptions screen (§2 Subscriptions, §4, §8) against mocked GET /subscriptions,
@@ -19,7 +21,11 @@ const meta = {
   parameters: {
     screen: { route: '/subscriptions' },
     msw: {
-      handlers: [subscriptionsHandlers.list(), detailHandlers.byKey(), clickbankOrdersHandlers.list()],
+      handlers: [
+        subscriptionsHandlers.list(),
+        detailHandlers.byKey(),
+        clickbankOrdersHandlers.list(),
+      ],
     },
   },
 } satisfies Meta<typeof SubscriptionsScreen>;
@@ -48,7 +54,9 @@ export const Loading: Story = {
 
 /** A 500 with a message: '{status} {message}' (§8). */
 export const Error: Story = {
-  parameters: { msw: { handlers: [subscriptionsHandlers.error(500, 'Subscriptions query failed')] } },
+  parameters: {
+    msw: { handlers: [subscriptionsHandlers.error(500, 'Subscriptions query failed')] },
+  },
   play: async ({ canvas }) => {
     await expect(await canvas.findByText(/500 Subscriptions query failed/)).toBeVisible();
   },
@@ -89,5 +97,70 @@ export const OpenClickBankDetail: Story = {
     const drawer = await body.findByRole('dialog', { name: 'Subscription details' });
     await expect(await within(drawer).findByText('Latest order')).toBeVisible();
     await expect(within(drawer).getAllByText('Previous orders')[0]).toBeVisible();
+  },
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* The screen's own list logic (§4), proven on the requests it sends                           */
+/* ------------------------------------------------------------------------------------------ */
+
+const WAIT = { timeout: 8000 } as const;
+const subs = recordRequests('/subscriptions');
+const last = () => subs.params().at(-1);
+const loaded = async (count: number) =>
+  waitFor(() => expect(subs.params()).toHaveLength(count), WAIT);
+
+/** A deep link past the last page (?page=99) lands on the last page, with its pager (§4). */
+export const ClampsPage: Story = {
+  parameters: {
+    screen: { route: '/subscriptions?page=99' },
+    msw: { handlers: [subs.handler, subscriptionsHandlers.list(makeSubscriptionRows(120))] },
+  },
+  beforeEach: () => subs.reset(),
+  play: async ({ canvas }) => {
+    await loaded(2);
+    await expect(subs.params().map((p) => p.page)).toEqual(['99', '3']);
+    const pager = await canvas.findByRole('navigation', { name: 'Subscriptions pages' }, WAIT);
+    await waitFor(() => expect(pager).toHaveTextContent('Page 3 of 3'), WAIT);
+    await expect(screenRouter().state.location.search).toBe('?page=3');
+  },
+};
+
+/** Typing waits 300 ms; a select applies at once; both go back to page 1; sorting toggles (§2, §4). */
+export const FiltersAndSort: Story = {
+  parameters: {
+    screen: { route: '/subscriptions?page=2' },
+    msw: { handlers: [subs.handler, subscriptionsHandlers.list(makeSubscriptionRows(200))] },
+  },
+  beforeEach: () => subs.reset(),
+  play: async ({ canvas }) => {
+    await loaded(1);
+    await expect(last()).toMatchObject({ page: '2', sortKey: 'row_id', sortDir: 'desc' });
+    await userEvent.type(canvas.getByLabelText('Email'), 'customer01');
+    await expect(subs.params()).toHaveLength(1);
+    await loaded(2);
+    await expect(last()).toMatchObject({ page: '1', email: 'customer01' });
+    await userEvent.selectOptions(canvas.getByLabelText('Cadence'), 'monthly');
+    await loaded(3);
+    await expect(last()).toMatchObject({ page: '1', email: 'customer01', cadence: 'monthly' });
+
+    const header = canvas.getByRole('columnheader', { name: /^Amount/ });
+    await userEvent.click(within(header).getByRole('button'));
+    await loaded(4);
+    await expect(last()).toMatchObject({ sortKey: 'amount', sortDir: 'asc' });
+    await userEvent.click(within(header).getByRole('button'));
+    await loaded(5);
+    await expect(last()).toMatchObject({ sortKey: 'amount', sortDir: 'desc' });
+
+    // Back restores the sort, then the filters, in the inputs too.
+    await screenRouter().navigate(-2);
+    await waitFor(() => expect(header).not.toHaveAttribute('aria-sort'));
+    await expect(canvas.getByLabelText('Cadence')).toHaveValue('monthly');
+    await screenRouter().navigate(-1);
+    await waitFor(() => expect(canvas.getByLabelText('Cadence')).toHaveValue(''));
+    await expect(canvas.getByLabelText('Email')).toHaveValue('customer01');
+    await userEvent.click(canvas.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(canvas.getByLabelText('Email')).toHaveValue(''));
+    (document.activeElement as HTMLElement | null)?.blur();
   },
 };

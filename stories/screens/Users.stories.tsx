@@ -1,8 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { UsersScreen } from '../../src/screens/UsersScreen';
-import { actionHandlers, usersHandlers } from '../../tests/msw/handlers';
-import { withScreen } from '../support/withScreen';
+import { delay, http, HttpResponse } from 'msw';
+import { ACTION_RESULTS_WIRE } from '../../tests/msw/fixtures';
+import { actionHandlers, api, usersHandlers } from '../../tests/msw/handlers';
+import { pause, recordRequests } from '../support/requests';
+import { screenRouter, withScreen } from '../support/withScreen';
 
 /** The Users screen wired to the API (MSW per story), inside the real router at /users (§2 Users). */
 const meta = {
@@ -64,5 +67,152 @@ export const ActionResult: Story = {
       await within(document.body).findByRole('menuitem', { name: /Grant now/ }),
     );
     await expect(await canvas.findByText('OK (Discourse updated)', {}, WAIT)).toBeVisible();
+  },
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* The screen's own list logic (§4), proven on the requests it sends                           */
+/* ------------------------------------------------------------------------------------------ */
+
+const users = recordRequests('/users');
+const last = () => users.params().at(-1);
+const loaded = async (count: number) =>
+  waitFor(() => expect(users.params()).toHaveLength(count), WAIT);
+
+/** Typing in a text filter sends one request, 300 ms after the last keystroke, on page 1. */
+export const TypingIsDebounced: Story = {
+  parameters: {
+    screen: { route: '/users?page=2' },
+    msw: { handlers: [users.handler, usersHandlers.many(200)] },
+  },
+  beforeEach: () => users.reset(),
+  play: async ({ canvas }) => {
+    await loaded(1);
+    await expect(last()).toMatchObject({ page: '2' });
+    await userEvent.type(canvas.getByLabelText('Email'), 'user1');
+    // Five keystrokes, no request yet.
+    await expect(users.params()).toHaveLength(1);
+    await loaded(2);
+    await expect(last()).toMatchObject({ page: '1', email: 'user1' });
+    await pause(600);
+    await expect(users.params()).toHaveLength(2);
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
+/** A select filter applies at once and a page-size change too; both return to page 1. */
+export const FilterAndPageSizeResetPage: Story = {
+  parameters: {
+    screen: { route: '/users?page=3' },
+    msw: { handlers: [users.handler, usersHandlers.many(500)] },
+  },
+  beforeEach: () => users.reset(),
+  play: async ({ canvas }) => {
+    await loaded(1);
+    await expect(last()).toMatchObject({ page: '3' });
+    await userEvent.selectOptions(canvas.getByLabelText('Provider'), 'clickbank');
+    await loaded(2);
+    await expect(last()).toMatchObject({ page: '1', provider: 'clickbank' });
+    const pager = canvas.getByRole('navigation', { name: 'Users pages' });
+    await userEvent.click(within(pager).getByRole('button', { name: 'Next' }));
+    await loaded(3);
+    await expect(last()).toMatchObject({ page: '2', provider: 'clickbank' });
+    await userEvent.selectOptions(
+      within(pager).getByRole('combobox', { name: 'Page size' }),
+      '100',
+    );
+    await loaded(4);
+    await expect(last()).toMatchObject({ page: '1', pageSize: '100', provider: 'clickbank' });
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
+/** A deep link past the last page (?page=99) lands on the last page (§4 clamp). */
+export const ClampsPage: Story = {
+  parameters: {
+    screen: { route: '/users?page=99' },
+    msw: { handlers: [users.handler, usersHandlers.many(120)] },
+  },
+  beforeEach: () => users.reset(),
+  play: async ({ canvas }) => {
+    await loaded(2);
+    await expect(users.params().map((p) => p.page)).toEqual(['99', '3']);
+    await expect(await canvas.findAllByText('Page 3 of 3', {}, WAIT)).not.toHaveLength(0);
+    await expect(screenRouter().state.location.search).toBe('?page=3');
+  },
+};
+
+/** Back and Forward restore the filter inputs as well as the list. */
+export const BackRestoresFilters: Story = {
+  parameters: { msw: { handlers: [users.handler, usersHandlers.many(60)] } },
+  beforeEach: () => users.reset(),
+  play: async ({ canvas }) => {
+    await loaded(1);
+    const email = canvas.getByLabelText('Email');
+    await userEvent.type(email, 'user2');
+    await loaded(2);
+    await userEvent.selectOptions(canvas.getByLabelText('Cadence'), 'yearly');
+    await loaded(3);
+    await expect(last()).toMatchObject({ email: 'user2', cadence: 'yearly' });
+
+    await screenRouter().navigate(-1);
+    await waitFor(() => expect(canvas.getByLabelText('Cadence')).toHaveValue(''));
+    await expect(email).toHaveValue('user2');
+    await screenRouter().navigate(-1);
+    await waitFor(() => expect(email).toHaveValue(''));
+    await screenRouter().navigate(1);
+    await waitFor(() => expect(email).toHaveValue('user2'));
+    // Every state was already cached: going back and forth asked the server nothing new.
+    await expect(users.params()).toHaveLength(3);
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
+/** A header click sorts ascending; a second click on it descending (§2). */
+export const SortToggles: Story = {
+  parameters: { msw: { handlers: [users.handler, usersHandlers.many(60)] } },
+  beforeEach: () => users.reset(),
+  play: async ({ canvas }) => {
+    await loaded(1);
+    await expect(last()).toMatchObject({ sort: '-updated_at' });
+    const header = canvas.getByRole('columnheader', { name: /^Email/ });
+    await userEvent.click(within(header).getByRole('button'));
+    await loaded(2);
+    await expect(last()).toMatchObject({ sort: 'email', page: '1' });
+    await waitFor(() => expect(header).toHaveAttribute('aria-sort', 'ascending'));
+    await userEvent.click(within(header).getByRole('button'));
+    await loaded(3);
+    await expect(last()).toMatchObject({ sort: '-email' });
+    await waitFor(() => expect(header).toHaveAttribute('aria-sort', 'descending'));
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
+/** Two actions on different rows overlap: each gets its own result alert (§8). */
+export const OverlappingActions: Story = {
+  parameters: {
+    msw: {
+      handlers: [
+        usersHandlers.list(),
+        // Slow answers, so the second action starts while the first is still running.
+        http.post(api('/users/actions/:action'), async () => {
+          await delay(600);
+          return HttpResponse.json(ACTION_RESULTS_WIRE.updated);
+        }),
+      ],
+    },
+  },
+  play: async ({ canvas }) => {
+    const edits = await canvas.findAllByRole('button', { name: /^Edit access for / }, WAIT);
+    const body = within(document.body);
+    for (const edit of edits.slice(0, 2)) {
+      await userEvent.click(edit);
+      await userEvent.click(await body.findByRole('menuitem', { name: /Grant now/ }));
+    }
+    await waitFor(
+      () => expect(canvas.getAllByText('OK (Discourse updated)')).toHaveLength(2),
+      WAIT,
+    );
+    (document.activeElement as HTMLElement | null)?.blur();
   },
 };

@@ -1,6 +1,6 @@
 import type { Decorator } from '@storybook/react-vite';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ComponentType } from 'react';
+import { useLayoutEffect, useState, type ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { createQueryClient } from '../../src/app/queryClient';
 
@@ -21,6 +21,15 @@ export const withScreen: Decorator = (Story, context) => (
   <ScreenHarness screen={(context.parameters.screen ?? {}) as ScreenParameters} Story={Story} />
 );
 
+/** The memory router of the story on screen, so a play can go Back and Forward like a browser. */
+let currentRouter: ReturnType<typeof createMemoryRouter> | null = null;
+
+/** The router of the screen story being played (for `screenRouter().navigate(-1)` = Back). */
+export function screenRouter(): ReturnType<typeof createMemoryRouter> {
+  if (!currentRouter) throw new Error('No screen story is rendered');
+  return currentRouter;
+}
+
 /** The router and query cache of one screen story (a component, so it may hold state). */
 function ScreenHarness({ screen, Story }: { screen: ScreenParameters; Story: ComponentType }) {
   const [queryClient] = useState(() => createQueryClient({ retry: false }));
@@ -33,6 +42,9 @@ function ScreenHarness({ screen, Story }: { screen: ScreenParameters; Story: Com
       { initialEntries: [screen.route ?? '/'] },
     ),
   );
+  useLayoutEffect(() => {
+    currentRouter = router;
+  }, [router]);
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

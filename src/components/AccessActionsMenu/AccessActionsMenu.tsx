@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { ACCESS_ACTIONS, type AccessActionEntry } from '../../domain/actions';
 import { DASH, formatUtcDateTime } from '../../domain/format';
 import type { AccessAction, AccessActionKind } from '../../domain/types';
 import { AccessDateDialog, type DatedAccessActionKind } from '../AccessDateDialog';
@@ -27,16 +28,14 @@ export interface AccessActionsMenuProps {
   onAction: (email: string, action: AccessAction) => void;
 }
 
-/** The menu entries in §2 order: grants, then (after a separator) the destructive revocations. */
-const GRANT_ITEMS: readonly { kind: AccessActionKind; label: string }[] = [
-  { kind: 'grant', label: 'Grant now' },
-  { kind: 'grant_on_date', label: 'Grant until a date…' },
-];
-const REVOKE_ITEMS: readonly { kind: AccessActionKind; label: string }[] = [
-  { kind: 'revoke_now', label: 'Revoke now' },
-  { kind: 'revoke_deferred', label: 'Revoke at renewal' },
-  { kind: 'revoke_on_date', label: 'Revoke on a date…' },
-];
+/** The menu entries in §2 order (ACCESS_ACTIONS): grants, then (after a separator) the revocations. */
+const GRANT_ITEMS = ACCESS_ACTIONS.filter((entry) => !entry.isDestructive);
+const REVOKE_ITEMS = ACCESS_ACTIONS.filter((entry) => entry.isDestructive);
+
+/** An entry's menu text: the §2 label, with '…' when it asks for a date before acting. */
+function itemText(entry: AccessActionEntry): string {
+  return entry.needsDate ? `${entry.label}…` : entry.label;
+}
 
 /** The dialog an entry opens, if any. */
 type PendingDialog =
@@ -44,9 +43,9 @@ type PendingDialog =
   | { type: 'confirm'; kind: 'revoke_now' | 'revoke_deferred' };
 
 /**
- * A user row's Edit menu (Radix DropdownMenu): Grant now acts at once; Grant until a date… and
- * Revoke on a date… ask for the date (AccessDateDialog); Revoke now and Revoke at renewal ask
- * for confirmation (ConfirmDialog). It holds only this UI state and emits one final
+ * A user row's Edit menu (Radix DropdownMenu), labelled from ACCESS_ACTIONS (§2 wording): Grant
+ * now acts at once; Grant until a date… and Revoke on a date… ask for the date (AccessDateDialog);
+ * Revoke now and Revoke at renewal (deferred) ask for confirmation (ConfirmDialog). It holds only this UI state and emits one final
  * `onAction(email, action)`. Focus returns to the Edit trigger when the menu or a dialog closes.
  */
 export function AccessActionsMenu({
@@ -139,7 +138,7 @@ export function AccessActionsMenu({
                 className={styles.item}
                 onSelect={() => handleSelect(item.kind)}
               >
-                {item.label}
+                {itemText(item)}
               </DropdownMenu.Item>
             ))}
             <DropdownMenu.Separator className={styles.separator} />
@@ -150,7 +149,7 @@ export function AccessActionsMenu({
                 data-destructive=""
                 onSelect={() => handleSelect(item.kind)}
               >
-                {item.label}
+                {itemText(item)}
               </DropdownMenu.Item>
             ))}
           </DropdownMenu.Content>

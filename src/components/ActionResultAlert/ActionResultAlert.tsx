@@ -15,6 +15,8 @@ export interface ActionResultMessage {
 
 /** Props of {@link ActionResultAlert}. */
 export interface ActionResultAlertProps extends ActionResultMessage {
+  /** Whom the action was for (e.g. the user's email), shown before the message; omit for none. */
+  subject?: string;
   /** The Dismiss button was pressed. */
   onDismiss: () => void;
 }
@@ -22,8 +24,9 @@ export interface ActionResultAlertProps extends ActionResultMessage {
 /**
  * The outcome of a forum-access action (§8 action results) in a live region: a failure (danger)
  * is announced at once (role=alert), other results politely (role=status). Dismiss removes it.
+ * With several actions running, each result stands in its own alert, named by its `subject`.
  */
-export function ActionResultAlert({ tone, message, onDismiss }: ActionResultAlertProps) {
+export function ActionResultAlert({ tone, subject, message, onDismiss }: ActionResultAlertProps) {
   return (
     <Banner
       tone={tone}
@@ -33,7 +36,10 @@ export function ActionResultAlert({ tone, message, onDismiss }: ActionResultAler
         </Button>
       }
     >
-      <span className={styles.message}>{message}</span>
+      <span className={styles.message}>
+        {subject ? <strong className={styles.subject}>{subject}:</strong> : null}
+        {message}
+      </span>
     </Banner>
   );
 }

@@ -38,7 +38,10 @@ export function TextField({ label, value, onValueChange, id, className, ...rest 
 }
 
 /** Props of {@link SelectField}: a labelled native select. */
-export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange'> {
+export interface SelectFieldProps extends Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  'onChange'
+> {
   /** Visible label, also the accessible name. */
   label: string;
   /** Current value (controlled); '' is the "any" option when one is offered. */

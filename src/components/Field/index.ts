@@ -1,1 +1,7 @@
-export { TextField, SelectField, type TextFieldProps, type SelectFieldProps, type SelectOption } from './Field';
+export {
+  TextField,
+  SelectField,
+  type TextFieldProps,
+  type SelectFieldProps,
+  type SelectOption,
+} from './Field';

@@ -4,12 +4,13 @@ import { DASH, formatAmountWithCode, formatUtcDateTime } from '../../domain/form
 import { addressRegion, displayName, safeExternalLinks, splitOrders } from '../../domain/detail';
 import {
   cadenceLabel,
-  isMarketplace,
   linkLabel,
   locationText,
   orDash,
   yesNo,
 } from '../../domain/subscription-view';
+import { MESSAGES } from '../../domain/messages';
+import { isClickbank } from '../../domain/providers';
 import type { AsyncState, MarketplaceOrder, SubscriptionDetail } from '../../domain/types';
 import { Banner } from '../Banner';
 import { Button } from '../Button';
@@ -17,11 +18,6 @@ import { DetailList, type DetailItem } from '../DetailList';
 import { JsonBlock } from '../JsonBlock';
 import { ProviderStatusBadge } from '../ProviderStatusBadge';
 import styles from './SubscriptionDrawer.module.css';
-
-/** The marketplace orders failure text (§8), always shown when the orders fail to load. */
-export const ORDERS_FAILED_TEXT = 'Failed to load ClickBank order details';
-/** The detail failure text (§8), shown when the error carries no message of its own. */
-export const DETAIL_FAILED_TEXT = 'Failed to load details';
 
 /** Props of {@link SubscriptionDrawer}. */
 export interface SubscriptionDrawerProps {
@@ -120,8 +116,8 @@ function OrderDetails({
     const detail = orders.message.trim();
     return (
       <Banner tone="danger">
-        <p className={styles.plain}>{ORDERS_FAILED_TEXT}</p>
-        {detail && detail !== ORDERS_FAILED_TEXT ? (
+        <p className={styles.plain}>{MESSAGES.clickbankOrders}</p>
+        {detail && detail !== MESSAGES.clickbankOrders ? (
           <p className={styles.errorDetail}>{detail}</p>
         ) : null}
       </Banner>
@@ -183,7 +179,7 @@ function DetailSections({
   detail: SubscriptionDetail;
   orders: AsyncState<readonly MarketplaceOrder[]>;
 }) {
-  const isClickBank = isMarketplace(detail.provider);
+  const isClickBank = isClickbank(detail.provider);
   const { latest, previous } =
     isClickBank && orders.status === 'ready'
       ? splitOrders(orders.data)
@@ -335,7 +331,7 @@ export function SubscriptionDrawer({
                 Loading details…
               </p>
             ) : detail.status === 'error' ? (
-              <Banner tone="danger">{detail.message.trim() || DETAIL_FAILED_TEXT}</Banner>
+              <Banner tone="danger">{detail.message.trim() || MESSAGES.details}</Banner>
             ) : detail.status === 'empty' ? (
               <Banner tone="neutral">No details found.</Banner>
             ) : (

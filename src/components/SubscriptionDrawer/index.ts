@@ -1,6 +1,4 @@
 export {
   SubscriptionDrawer,
-  DETAIL_FAILED_TEXT,
-  ORDERS_FAILED_TEXT,
   type SubscriptionDrawerProps,
 } from './SubscriptionDrawer';

@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
-import { totalPagesOf } from '../../domain/subscription-view';
 import {
+  CADENCES,
+  PROVIDER_STATUSES,
+  PROVIDERS,
   SUBSCRIPTIONS_PAGE_SIZES,
   type AsyncState,
   type MarketplaceOrder,
@@ -11,11 +12,36 @@ import {
   type SubscriptionsPage,
   type SubscriptionSortKey,
 } from '../../domain/types';
+import { FilterRow, optionsWithAny, type FilterField } from '../FilterRow';
+import { PageHeader } from '../PageHeader';
 import { Pager } from '../Pager';
 import { SubscriptionDrawer } from '../SubscriptionDrawer';
-import { SubscriptionsFilterRow } from '../SubscriptionsFilterRow';
 import { SubscriptionsTable } from '../SubscriptionsTable';
 import styles from './SubscriptionsView.module.css';
+
+/** The §2 Subscriptions filter row: ID, Email, Provider, Sub ID, Status, Cadence and four ranges. */
+export const SUBSCRIPTIONS_FILTER_FIELDS: readonly FilterField<SubscriptionsFilters>[] = [
+  { kind: 'text', key: 'rowId', label: 'ID', inputMode: 'numeric' },
+  { kind: 'text', key: 'email', label: 'Email', type: 'search' },
+  { kind: 'select', key: 'provider', label: 'Provider', options: optionsWithAny('All', PROVIDERS) },
+  { kind: 'text', key: 'providerId', label: 'Sub ID' },
+  {
+    kind: 'select',
+    key: 'status',
+    label: 'Status',
+    options: optionsWithAny('Any', PROVIDER_STATUSES),
+  },
+  {
+    kind: 'select',
+    key: 'cadence',
+    label: 'Cadence',
+    options: optionsWithAny('Any', CADENCES, { monthly: 'Monthly', yearly: 'Yearly' }),
+  },
+  { kind: 'range', label: 'Start', from: 'startFrom', to: 'startTo', input: 'date' },
+  { kind: 'range', label: 'Renew', from: 'renewFrom', to: 'renewTo', input: 'date' },
+  { kind: 'range', label: 'Expire', from: 'expireFrom', to: 'expireTo', input: 'date' },
+  { kind: 'range', label: 'Updated', from: 'updatedFrom', to: 'updatedTo', input: 'date' },
+];
 
 /** What the detail drawer shows (§2): which row is open and its two loads. */
 export interface SubscriptionDrawerState {
@@ -35,10 +61,14 @@ export interface SubscriptionsViewProps {
   page: number;
   /** Rows per page (§9: 20, 50, 100, 200; default 50). */
   pageSize: number;
+  /** Total pages once known, else null (shown as '…'). */
+  totalPages: number | null;
   /** The sort in force (§2; default row_id descending). */
   sort: SortState<SubscriptionSortKey>;
-  /** The filter row's values (controlled). */
+  /** The filter inputs' values (controlled; may run ahead of the applied query while debounced). */
   filters: SubscriptionsFilters;
+  /** A new page loads while the previous stays on screen. */
+  isRefreshing?: boolean;
   /** The drawer's content; `openRow` null keeps it closed. */
   drawer: SubscriptionDrawerState;
   /** Prev / Next. */
@@ -68,8 +98,10 @@ export function SubscriptionsView({
   list,
   page,
   pageSize,
+  totalPages,
   sort,
   filters,
+  isRefreshing = false,
   drawer,
   onPageChange,
   onPageSizeChange,
@@ -80,27 +112,23 @@ export function SubscriptionsView({
   onOpenDetails,
   onCloseDetails,
 }: SubscriptionsViewProps) {
-  const rows = useMemo<AsyncState<readonly SubscriptionRow[]>>(
-    () => (list.status === 'ready' ? { status: 'ready', data: list.data.rows } : list),
-    [list],
-  );
-  const hasRows = list.status === 'ready' && list.data.rows.length > 0;
-  // Unknown (shown as '…') while loading.
-  const total = list.status === 'ready' ? list.data.total : null;
-  const totalPages = total == null ? null : totalPagesOf(total, pageSize);
+  const rows: AsyncState<readonly SubscriptionRow[]> =
+    list.status === 'ready' ? { status: 'ready', data: list.data.rows } : list;
+  const total = list.status === 'ready' ? list.data.total : list.status === 'empty' ? 0 : null;
   const handleOpenChange = (isOpen: boolean) => {
     if (!isOpen) onCloseDetails();
   };
 
   return (
     <div className={styles.view}>
-      <header className={styles.header}>
-        <h1 className={styles.title}>Subscriptions</h1>
+      <PageHeader title="Subscriptions">
         <p className={styles.hint}>Click an email to view details.</p>
-      </header>
-      <SubscriptionsFilterRow
-        filters={filters}
-        onFiltersChange={onFiltersChange}
+      </PageHeader>
+      <FilterRow
+        label="Subscription filters"
+        fields={SUBSCRIPTIONS_FILTER_FIELDS}
+        values={filters}
+        onValuesChange={onFiltersChange}
         onClearAll={onClearAll}
       />
       <SubscriptionsTable
@@ -109,20 +137,23 @@ export function SubscriptionsView({
         onSortChange={onSortChange}
         onOpenDetails={onOpenDetails}
         onRefresh={onRefresh}
+        isRefreshing={isRefreshing}
+        rowCount={total ?? undefined}
+        firstRowIndex={(page - 1) * pageSize}
       />
-      {/* Error and empty states carry their own Retry / Refresh in the table. */}
-      {hasRows || list.status === 'loading' ? (
+      {/* Error states carry their own Retry in the table. */}
+      {list.status !== 'error' ? (
         <Pager
           label="Subscriptions pages"
           page={page}
-          totalPages={totalPages}
+          totalPages={totalPages ?? (list.status === 'empty' ? 1 : null)}
           total={total}
           pageSize={pageSize}
           pageSizes={SUBSCRIPTIONS_PAGE_SIZES}
           onPageChange={onPageChange}
           onPageSizeChange={onPageSizeChange}
           onRefresh={onRefresh}
-          isBusy={list.status === 'loading'}
+          isBusy={list.status === 'loading' || isRefreshing}
         />
       ) : null}
       <SubscriptionDrawer

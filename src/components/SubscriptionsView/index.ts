@@ -1,5 +1,6 @@
 export {
   SubscriptionsView,
+  SUBSCRIPTIONS_FILTER_FIELDS,
   type SubscriptionDrawerState,
   type SubscriptionsViewProps,
 } from './SubscriptionsView';

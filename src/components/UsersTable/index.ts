@@ -1,6 +1,2 @@
-export {
-  UsersTable,
-  USERS_TABLE_VIRTUALIZE_ABOVE_ROWS,
-  type UsersTableProps,
-  type UsersTableStatus,
-} from './UsersTable';
+export { UsersTable, USERS_COLUMNS } from './UsersTable';
+export type { UsersCellContext, UsersTableProps } from './UsersTable';

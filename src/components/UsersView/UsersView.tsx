@@ -1,34 +1,74 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { formatCount } from '../../domain/format';
 import { isActiveUser } from '../../domain/status';
-import { USERS_PAGE_SIZES } from '../../domain/types';
-import type {
-  AccessAction,
-  AsyncState,
-  UserSortKey,
-  UsersFilters,
-  UsersPage,
-  UsersQuery,
+import {
+  CADENCES,
+  MG_STATUS_FILTERS,
+  PROVIDERS,
+  PROVIDER_STATUSES,
+  USERS_PAGE_SIZES,
+  type AccessAction,
+  type AsyncState,
+  type UserSortKey,
+  type UsersFilters,
+  type UsersPage,
+  type UsersQuery,
 } from '../../domain/types';
 import { ActionResultAlert, type ActionResultMessage } from '../ActionResultAlert';
+import { FilterRow, optionsWithAny, type FilterField } from '../FilterRow';
+import { PageHeader } from '../PageHeader';
 import { Pager } from '../Pager';
-import { UsersFilterRow } from '../UsersFilterRow';
 import { UsersTable } from '../UsersTable';
 import styles from './UsersView.module.css';
+
+/** The §2 Users filter row: ID, Email, Provider, Provider ID, the three status selects, two ranges. */
+export const USERS_FILTER_FIELDS: readonly FilterField<UsersFilters>[] = [
+  { kind: 'text', key: 'rowId', label: 'ID', inputMode: 'numeric' },
+  { kind: 'text', key: 'email', label: 'Email' },
+  { kind: 'select', key: 'provider', label: 'Provider', options: optionsWithAny('All', PROVIDERS) },
+  { kind: 'text', key: 'providerId', label: 'Provider ID' },
+  {
+    kind: 'select',
+    key: 'providerStatus',
+    label: 'Provider Status',
+    options: optionsWithAny('Any', PROVIDER_STATUSES),
+  },
+  {
+    kind: 'select',
+    key: 'mgStatus',
+    label: 'MG Status',
+    options: optionsWithAny('Any', MG_STATUS_FILTERS),
+  },
+  { kind: 'select', key: 'cadence', label: 'Cadence', options: optionsWithAny('Any', CADENCES) },
+  { kind: 'range', label: 'Start', from: 'startFrom', to: 'startTo', input: 'date' },
+  { kind: 'range', label: 'Expiry', from: 'expFrom', to: 'expTo', input: 'date' },
+];
+
+/** One action's outcome, keyed so several can stand at once (one per action, newest last). */
+export interface UsersActionResult extends ActionResultMessage {
+  /** Unique per action run. */
+  id: string;
+  /** Whose access the action changed. */
+  email: string;
+}
 
 /** Props of {@link UsersView}. */
 export interface UsersViewProps {
   /** The list: loading, error (message), empty, or ready with one page (§3 Users list response). */
   list: AsyncState<UsersPage>;
-  /** What the screen asked for: page (1-based), page size, sort and filters (§7 GET /users). */
-  query: UsersQuery;
-  /** Page-size choices (§9: 20, 50, 100, 200, 500). */
-  pageSizes?: readonly number[];
-  /** The last access action's result (§8), shown above the table until dismissed; null for none. */
-  actionResult?: ActionResultMessage | null;
-  /** The email whose access action is running (its Edit menu waits). */
-  pendingActionEmail?: string | null;
-  /** The instant badges, the active count and date defaults are judged against; defaults to now. */
+  /** The applied query: page (1-based), page size and sort (§7 GET /users). */
+  query: Pick<UsersQuery, 'page' | 'pageSize' | 'sort'>;
+  /** The filter inputs' values (may run ahead of the applied query while debounced). */
+  filters: UsersFilters;
+  /** Total pages once known, else null (shown as '…'). */
+  totalPages: number | null;
+  /** A new page loads while the previous stays on screen. */
+  isRefreshing?: boolean;
+  /** Action results to show (§8), oldest first, each until dismissed. */
+  actionResults?: readonly UsersActionResult[];
+  /** Emails whose access action is running (their Edit menu waits). */
+  pendingActionEmails?: ReadonlySet<string>;
+  /** The instant badges and the active count are judged against; undefined = now at render. */
   now?: Date;
   /** A filter changed (raw values; the screen trims, debounces 300 ms and resets to page 1). */
   onFiltersChange: (next: UsersFilters) => void;
@@ -38,16 +78,14 @@ export interface UsersViewProps {
   onSortChange: (key: UserSortKey) => void;
   /** Go to this page. */
   onPageChange: (page: number) => void;
-  /** A new page size (the screen resets to page 1). */
+  /** A new page size (§9: 20, 50, 100, 200, 500; the screen resets to page 1). */
   onPageSizeChange: (pageSize: number) => void;
-  /** Reload the current page (pager Refresh, empty-state Refresh). */
+  /** Reload the current page (pager Refresh, empty-state Refresh, Retry). */
   onRefresh: () => void;
-  /** Retry after a failed load. */
-  onRetry: () => void;
   /** A confirmed access action for a user (dated ones carry 'YYYY-MM-DD HH:MM:SS' UTC). */
   onAccessAction: (email: string, action: AccessAction) => void;
-  /** The action result was dismissed. */
-  onDismissActionResult: () => void;
+  /** An action result was dismissed. */
+  onDismissActionResult: (id: string) => void;
 }
 
 /** '1 user' / '1,234 users'. */
@@ -56,16 +94,18 @@ function usersCount(total: number): string {
 }
 
 /**
- * The Users screen's view (§2 Users screen): the title 'Users', the header text ('Page X of Y',
- * the total, the count of active users on the page), the filter row, the last action result, the
- * table and the pager. Pure: everything arrives as props and leaves as callbacks.
+ * The Users screen's view (§2 Users): the title, the header text ('Page X of Y', the total, the
+ * count of active users on the page), the filter row, the action results, the table and the
+ * pager. Pure: everything arrives as props and leaves as callbacks.
  */
 export function UsersView({
   list,
   query,
-  pageSizes = USERS_PAGE_SIZES,
-  actionResult = null,
-  pendingActionEmail = null,
+  filters,
+  totalPages,
+  isRefreshing = false,
+  actionResults = [],
+  pendingActionEmails,
   now,
   onFiltersChange,
   onClearAll,
@@ -73,81 +113,79 @@ export function UsersView({
   onPageChange,
   onPageSizeChange,
   onRefresh,
-  onRetry,
   onAccessAction,
   onDismissActionResult,
 }: UsersViewProps) {
   const titleId = useId();
-  const [defaultNow] = useState(() => new Date());
-  const at = now ?? defaultNow;
   const page = list.status === 'ready' ? list.data : null;
-  const rows = page?.rows ?? [];
-  const activeOnPage = rows.filter((row) => isActiveUser(row, at)).length;
+  const at = now ?? new Date();
+  const activeOnPage = (page?.rows ?? []).filter((row) => isActiveUser(row, at)).length;
   const activeText = `${formatCount(activeOnPage)} active on this page`;
-  // Known only once a page (or an empty answer) arrived.
-  const totalPages = page ? Math.max(1, page.totalPages) : list.status === 'empty' ? 1 : null;
   const total = page ? page.total : list.status === 'empty' ? 0 : null;
+  const pages = totalPages ?? (list.status === 'empty' ? 1 : null);
+  const rows: AsyncState<UsersPage['rows']> =
+    list.status === 'ready' ? { status: 'ready', data: list.data.rows } : list;
 
   return (
     <section className={styles.view} aria-labelledby={titleId}>
-      <header className={styles.header}>
-        <h1 id={titleId} className={styles.title}>
-          Users
-        </h1>
+      <PageHeader title="Users" titleId={titleId}>
         <p className={styles.summary} aria-live="polite">
-          {totalPages != null && total != null ? (
+          {pages != null && total != null ? (
             <>
               <span>
-                Page {formatCount(query.page)} of {formatCount(totalPages)}
+                Page {formatCount(query.page)} of {formatCount(pages)}
               </span>
               <span>{usersCount(total)}</span>
               <span>{activeText}</span>
             </>
           ) : null}
         </p>
-      </header>
+      </PageHeader>
 
-      <UsersFilterRow
-        filters={query.filters}
-        onFiltersChange={onFiltersChange}
+      <FilterRow
+        label="Users filters"
+        fields={USERS_FILTER_FIELDS}
+        values={filters}
+        onValuesChange={onFiltersChange}
         onClearAll={onClearAll}
       />
 
-      {actionResult ? (
+      {actionResults.map((result) => (
         <ActionResultAlert
-          tone={actionResult.tone}
-          message={actionResult.message}
-          onDismiss={onDismissActionResult}
+          key={result.id}
+          tone={result.tone}
+          subject={result.email}
+          message={result.message}
+          onDismiss={() => onDismissActionResult(result.id)}
         />
-      ) : null}
+      ))}
 
       <UsersTable
-        data={rows}
-        status={list.status}
-        errorMessage={list.status === 'error' ? list.message : undefined}
+        rows={rows}
         sort={query.sort}
         onSortChange={onSortChange}
-        onRetry={onRetry}
+        onRetry={onRefresh}
         onRefresh={onRefresh}
         onAccessAction={onAccessAction}
-        pendingActionEmail={pendingActionEmail}
+        pendingActionEmails={pendingActionEmails}
+        isRefreshing={isRefreshing}
         rowCount={page?.total}
         firstRowIndex={(query.page - 1) * query.pageSize}
-        now={at}
+        now={now}
       />
 
       <Pager
         label="Users pages"
         page={query.page}
-        totalPages={totalPages}
+        totalPages={pages}
         total={total}
         formatTotal={usersCount}
         pageSize={query.pageSize}
-        pageSizes={pageSizes}
+        pageSizes={USERS_PAGE_SIZES}
         onPageChange={onPageChange}
         onPageSizeChange={onPageSizeChange}
         onRefresh={onRefresh}
-        isBusy={list.status === 'loading'}
+        isBusy={list.status === 'loading' || isRefreshing}
         summary={page ? activeText : undefined}
       />
     </section>

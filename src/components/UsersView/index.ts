@@ -1,1 +1,6 @@
-export { UsersView, type UsersViewProps } from './UsersView';
+export {
+  UsersView,
+  USERS_FILTER_FIELDS,
+  type UsersActionResult,
+  type UsersViewProps,
+} from './UsersView';

@@ -66,14 +66,51 @@ describe('login (§7 POST /auth/login, §8 codes)', () => {
     expect(await login({ email: 'a', password: 'b' })).toMatchObject({ ok: false, message: 'Login failed', token: null });
   });
 
-  it('answers a network failure with ok:false "Network error" instead of rejecting', async () => {
+  // Spec correction (§8 "The fallback is 'Login failed'"): the status text and the transport
+  // error are not login messages; these failed before the fix ('Service Unavailable',
+  // 'Request failed', 'Network error').
+  it.each([
+    ['a 503 with only a status text', () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' })],
+    ['a 500 with neither body nor status text', () => new HttpResponse(null, { status: 500, statusText: '' })],
+    ['a 401 whose JSON has no code or message', () => HttpResponse.json({ ok: false }, { status: 401, statusText: 'Unauthorized' })],
+    ['a 502 answering HTML', () => new HttpResponse('<h1>Bad gateway</h1>', { status: 502, statusText: 'Bad Gateway', headers: { 'Content-Type': 'text/html' } })],
+  ])("falls back to 'Login failed' for %s", async (_name, answer) => {
+    server.use(http.post(api('/auth/login'), answer));
+    expect(await login({ email: 'a', password: 'b' })).toEqual({
+      ok: false,
+      code: null,
+      message: 'Login failed',
+      token: null,
+    });
+  });
+
+  it("answers a network failure with ok:false 'Login failed' instead of rejecting", async () => {
     server.use(loginHandlers.networkError());
     expect(await login({ email: 'a', password: 'b' })).toEqual({
       ok: false,
       code: null,
-      message: 'Network error',
+      message: 'Login failed',
       token: null,
     });
+  });
+
+  // Spec correction (§8 "DB_UNAVAILABLE shows the amber notice"): the code decides even when the
+  // answer also carries a token; before the fix this signed in and the notice never showed.
+  it.each([200, 503])('DB_UNAVAILABLE with a token (HTTP %i) is the notice, not a sign-in', async (status) => {
+    server.use(
+      http.post(api('/auth/login'), () =>
+        HttpResponse.json({ ok: true, code: 'DB_UNAVAILABLE', message: 'db down', token: 'jwt-db' }, { status }),
+      ),
+    );
+    const result = await login({ email: 'a', password: 'b' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'DB_UNAVAILABLE',
+      message: LOGIN_MESSAGES.DB_UNAVAILABLE,
+      token: null,
+    });
+    expect(loginBannerKind(result.code)).toBe('notice');
+    expect(getToken()).toBeNull();
   });
 
   it('a refused login (401) keeps an existing token and calls no unauthorized handler', async () => {

@@ -11,7 +11,12 @@ afterEach(() => {
 
 describe('getConfig (CONTRACT.md run-time configuration)', () => {
   it('falls back to the build-time defaults without a window config', () => {
-    expect(DEFAULT_CONFIG).toEqual({ apiPrefix: '/api/admin', defaultAdminEmail: 'admin@example.com' });
+    expect(DEFAULT_CONFIG).toEqual({
+      apiPrefix: '/api/admin',
+      defaultAdminEmail: 'admin@example.com',
+      siteUrl: null,
+      forumUrl: null,
+    });
     expect(getConfig()).toEqual(DEFAULT_CONFIG);
   });
 
@@ -19,10 +24,14 @@ describe('getConfig (CONTRACT.md run-time configuration)', () => {
     vi.stubGlobal('__MG_CONFIG__', {
       apiPrefix: 'https://api.example.com/admin-api/',
       defaultAdminEmail: ' ops@example.com ',
+      siteUrl: 'https://mg.example.org/',
+      forumUrl: ' https://forum.mg.example.org ',
     });
     expect(getConfig()).toEqual({
       apiPrefix: 'https://api.example.com/admin-api',
       defaultAdminEmail: 'ops@example.com',
+      siteUrl: 'https://mg.example.org/',
+      forumUrl: 'https://forum.mg.example.org',
     });
   });
 
@@ -32,14 +41,23 @@ describe('getConfig (CONTRACT.md run-time configuration)', () => {
       expect(getConfig()).toEqual(DEFAULT_CONFIG);
     }
     vi.stubGlobal('__MG_CONFIG__', { apiPrefix: '/other', defaultAdminEmail: '' });
-    expect(getConfig()).toEqual({ apiPrefix: '/other', defaultAdminEmail: 'admin@example.com' });
+    expect(getConfig()).toEqual({ ...DEFAULT_CONFIG, apiPrefix: '/other' });
     vi.stubGlobal('__MG_CONFIG__', { defaultAdminEmail: 'me@example.com' });
-    expect(getConfig()).toEqual({ apiPrefix: '/api/admin', defaultAdminEmail: 'me@example.com' });
+    expect(getConfig()).toEqual({ ...DEFAULT_CONFIG, defaultAdminEmail: 'me@example.com' });
   });
 
   it('rejects non-http schemes as a prefix', () => {
     vi.stubGlobal('__MG_CONFIG__', { apiPrefix: 'javascript:alert(1)' });
     expect(getConfig().apiPrefix).toBe('/api/admin');
+  });
+
+  it('takes only absolute http(s) site and forum URLs; anything else means no link', () => {
+    for (const bad of ['javascript:alert(1)', '/forum', 'forum.example.com', 'https://', '', 42, null]) {
+      vi.stubGlobal('__MG_CONFIG__', { siteUrl: bad, forumUrl: bad });
+      expect(getConfig()).toMatchObject({ siteUrl: null, forumUrl: null });
+    }
+    vi.stubGlobal('__MG_CONFIG__', { forumUrl: 'http://forum.local:4200' });
+    expect(getConfig()).toMatchObject({ siteUrl: null, forumUrl: 'http://forum.local:4200' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { eventsStreamUrl, parseLiveEvent, soundForEvent } from '../../../src/api/events';
+import { eventsStreamUrl, parseLiveEvent } from '../../../src/api/events';
 import {
   fetchIsrAffiliates,
   fetchIsrDaily,
@@ -211,11 +211,5 @@ describe('live events (§4, CONTRACT.md)', () => {
       data: { type: 'subscription.new', email: 'a@x.io' },
     });
     for (const bad of ['not json', '[]', '{"type":3}', '{}', 'null']) expect(parseLiveEvent(bad)).toBeNull();
-  });
-
-  it('plays the §4 sounds for new subscriptions and renewals only', () => {
-    expect(soundForEvent('subscription.new')).toBe('/admin/sounds/new-sub.mp3');
-    expect(soundForEvent('subscription.renewal')).toBe('/admin/sounds/renew.mp3');
-    expect(soundForEvent('subscription.cancelled')).toBeNull();
   });
 });

@@ -86,6 +86,8 @@ describe('access actions menu (§2 Users)', () => {
       'revoke_on_date',
     ]);
     expect(ACCESS_ACTIONS.filter((a) => a.needsDate).map((a) => a.kind)).toEqual(['grant_on_date', 'revoke_on_date']);
+    expect(ACCESS_ACTIONS.filter((a) => a.isDestructive).map((a) => a.kind)).toEqual(['revoke_now', 'revoke_deferred', 'revoke_on_date']);
+    expect(ACCESS_ACTIONS.find((a) => a.kind === 'revoke_deferred')?.label).toBe('Revoke at renewal (deferred)');
   });
 
   it('makeAccessAction puts the wire date under until / date', () => {

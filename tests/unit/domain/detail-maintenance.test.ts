@@ -17,6 +17,7 @@ import {
   pingFailureLine,
   summarisePing,
 } from '../../../src/domain/maintenance';
+import { MESSAGES } from '../../../src/domain/messages';
 import type { MarketplaceOrder } from '../../../src/domain/types';
 
 const order = (partial: Partial<MarketplaceOrder>): MarketplaceOrder => ({
@@ -179,5 +180,26 @@ describe('maintenance (§2, §3, §8)', () => {
     expect(maintenanceErrorMessage({ status: 0, message: '' })).toBe('Network error');
     expect(maintenanceErrorMessage(undefined)).toBe('Network error');
     expect(pingFailureLine({ status: 502, message: '' })).toBe('ping failed: HTTP 502');
+  });
+
+  // Spec correction (§8 "the message, or 'HTTP {status}'"): an ApiError of a non-OK answer carries
+  // the status text or 'Request failed' as its message; that is not the answer's message. Before
+  // the fix these showed 'Bad Gateway' / 'Request failed'.
+  it("HTTP failures whose answer carries no message show 'HTTP {status}'", () => {
+    const apiError = (status: number, message: string, payload: unknown) =>
+      Object.assign(new Error(message), { status, payload });
+    expect(maintenanceErrorMessage(apiError(502, 'Bad Gateway', null))).toBe('HTTP 502');
+    expect(maintenanceErrorMessage(apiError(500, 'Request failed', null))).toBe('HTTP 500');
+    expect(maintenanceErrorMessage(apiError(503, 'Service Unavailable', '<h1>down</h1>'))).toBe('HTTP 503');
+    expect(maintenanceErrorMessage(apiError(500, 'Internal Server Error', { ok: false }))).toBe('HTTP 500');
+    expect(pingFailureLine(apiError(502, 'Bad Gateway', null))).toBe('ping failed: HTTP 502');
+    // The answer's own message (or error) still wins, and so do the §8 fixed texts.
+    expect(maintenanceErrorMessage(apiError(500, 'Boom', { message: 'Boom' }))).toBe('Boom');
+    expect(maintenanceErrorMessage(apiError(500, 'db down', { error: 'db down' }))).toBe('db down');
+    expect(
+      maintenanceErrorMessage(apiError(404, MESSAGES.candidatesNotFound, { message: 'Not found' })),
+    ).toBe(MESSAGES.candidatesNotFound);
+    expect(maintenanceErrorMessage(apiError(0, 'Request timed out', null))).toBe('Request timed out');
+    expect(maintenanceErrorMessage(apiError(0, '', null))).toBe('Network error');
   });
 });

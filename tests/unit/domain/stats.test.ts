@@ -127,10 +127,27 @@ describe('normaliseStats: fields and fall-backs (§3)', () => {
     }
   });
 
-  it('keeps an explicit active total, even 0', () => {
-    expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 0 }).activeTotal).toBe(0);
+  // Spec correction (Dashboard fallbacks): a 0 that contradicts its parts is read as missing.
+  // Before the fix these kept the 0.
+  it('falls back to monthly + yearly when the active total is missing or 0 but they are not', () => {
+    expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 0 }).activeTotal).toBe(5);
     expect(normaliseStats({ activeMonthly: 3, activeYearly: 2 }).activeTotal).toBe(5);
+    expect(normaliseStats({ activeMonthly: 0, activeYearly: 0, active_total: 0 }).activeTotal).toBe(0);
+    expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 7 }).activeTotal).toBe(7);
     expect(normaliseStats({ active: '9' }).activeTotal).toBe(9);
+  });
+
+  it('falls back to 12 × MRR when ARR is missing or 0 but MRR is not', () => {
+    expect(normaliseStats({ mrr_cents: 1000, arr_cents: 0 }).arrCents).toBe(12000);
+    expect(normaliseStats({ mrr_cents: 1000, arr: '0' }).arrCents).toBe(12000);
+    expect(normaliseStats({ mrr_cents: 1000 }).arrCents).toBe(12000);
+    expect(normaliseStats({ mrr_cents: 0, arr_cents: 0 }).arrCents).toBe(0);
+    expect(normaliseStats({ mrr_cents: 1000, arr_cents: 11000 }).arrCents).toBe(11000);
+  });
+
+  it('applies the same fallbacks to the admin stats (§3 Admin stats)', () => {
+    expect(normaliseAdminStats({ mrr: 1000, arr: 0 }).arrCents).toBe(12000);
+    expect(normaliseAdminStats({ active_monthly: 3, active_yearly: 2, active_total: 0 }).activeTotal).toBe(5);
   });
 
   it('skips an alias that is not a number and reads the next one', () => {

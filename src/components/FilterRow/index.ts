@@ -1,0 +1,2 @@
+export { FilterRow, optionsWithAny } from './FilterRow';
+export type { FilterField, FilterRowProps } from './FilterRow';

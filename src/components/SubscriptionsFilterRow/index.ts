@@ -1,1 +1,0 @@
-export { SubscriptionsFilterRow, type SubscriptionsFilterRowProps } from './SubscriptionsFilterRow';

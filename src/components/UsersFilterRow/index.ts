@@ -1,1 +1,0 @@
-export { UsersFilterRow, type UsersFilterRowProps } from './UsersFilterRow';
