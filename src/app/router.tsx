@@ -9,7 +9,7 @@
  * | /metrics        | MetricsScreen                            | yes   |
  * | /users          | UsersScreen                              | yes   |
  * | /subscriptions  | SubscriptionsScreen                      | yes   |
- * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
+ * | /isr            | IsrScreen                                | yes   |
  * | /logs           | PlaceholderScreen 'Logs'                 | yes   |
  * | /settings       | SettingsScreen                           | yes   |
  * | /maintenance    | PlaceholderScreen 'Maintenance'          | yes   |
@@ -47,7 +47,10 @@ const UsersScreen = lazyScreen(() => import('../screens/UsersScreen').then((m) =
 const SubscriptionsScreen = lazyScreen(() =>
   import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
 );
-const MetricsScreen = lazyScreen(() => import('../screens/MetricsScreen').then((m) => m.MetricsScreen));
+const MetricsScreen = lazyScreen(() =>
+  import('../screens/MetricsScreen').then((m) => m.MetricsScreen),
+);
+const IsrScreen = lazyScreen(() => import('../screens/IsrScreen').then((m) => m.IsrScreen));
 const PlaceholderScreen = lazyScreen(() =>
   import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
 );
@@ -110,7 +113,11 @@ export const appRoutes: RouteObject[] = [
                 handle: { title: titles.subscriptions } satisfies RouteHandle,
                 element: <SubscriptionsScreen />,
               },
-              placeholderRoute('isr', titles.isr),
+              {
+                path: 'isr',
+                handle: { title: titles.isr } satisfies RouteHandle,
+                element: <IsrScreen />,
+              },
               placeholderRoute('logs', titles.logs),
               {
                 path: 'settings',

@@ -4,6 +4,7 @@
  * ranges, chart pivots, the card figures and the CSV export. Money in integer cents, times UTC.
  */
 import { toWireDateTime } from './format';
+import type { ListQuery, ListSpec } from './list';
 import {
   addUtcDays,
   normaliseProviderName,
@@ -251,4 +252,73 @@ export function isrProviderSplit(rows: readonly IsrDailyRow[]): IsrProviderSlice
     .filter(([, cents]) => cents > 0)
     .map(([name, cnt]) => ({ name, cnt }))
     .sort((a, b) => b.cnt - a.cnt || a.name.localeCompare(b.name));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The events list (§2 search form, §7 notes) on the shared list rules                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * The search form's values. `source`: '' is the default clickbank (§2), 'any' is no source
+ * filter, else 'lemonsqueezy' or 'custom'.
+ */
+export interface IsrEventsFilters {
+  q: string;
+  source: string;
+  affiliate: string;
+  subid: string;
+  receipt: string;
+  orderId: string;
+}
+
+/** The source choice meaning "any source" (the default '' means clickbank, §2). */
+export const ISR_SOURCE_ANY = 'any';
+
+/** The ISR events list: search fields, the server's newest-first order, pages of 50 (§9). */
+export const ISR_EVENTS_LIST: ListSpec<IsrEventsFilters, 'created_at'> = {
+  fields: {
+    q: { param: 'q', kind: 'text' },
+    source: {
+      param: 'source',
+      kind: 'select',
+      options: [ISR_SOURCE_ANY, 'lemonsqueezy', 'custom'],
+    },
+    affiliate: { param: 'affiliate', kind: 'text' },
+    subid: { param: 'subid', kind: 'text' },
+    receipt: { param: 'receipt', kind: 'text' },
+    orderId: { param: 'order_id', kind: 'text' },
+  },
+  sortKeys: ['created_at'],
+  defaultSort: { key: 'created_at', direction: 'desc' },
+  sortEncoding: 'none',
+  pageSizes: [ISR_EVENTS_PAGE_SIZE],
+  defaultPageSize: ISR_EVENTS_PAGE_SIZE,
+};
+
+/** The `source` sent for a form value: '' → 'clickbank' (the default), 'any' → none. */
+export function isrSourceParam(value: string): string {
+  if (value === '') return 'clickbank';
+  return value === ISR_SOURCE_ANY ? '' : value;
+}
+
+/**
+ * The GET /isr-events search for a list state and the screen's range (wire date-times):
+ * text trimmed (§5), source per {@link isrSourceParam}, time_from/time_to = the range.
+ */
+export function isrEventsQueryFromList(
+  q: ListQuery<IsrEventsFilters, 'created_at'>,
+  range: IsrRange,
+): IsrEventsQuery {
+  return {
+    q: q.filters.q.trim(),
+    source: isrSourceParam(q.filters.source),
+    affiliate: q.filters.affiliate.trim(),
+    subid: q.filters.subid.trim(),
+    receipt: q.filters.receipt.trim(),
+    orderId: q.filters.orderId.trim(),
+    timeFrom: range.from,
+    timeTo: range.to,
+    page: q.page,
+    pageSize: q.pageSize,
+  };
 }

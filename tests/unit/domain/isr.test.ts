@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { defaultListQuery, listQueryFromSearch, listQueryToSearch } from '../../../src/domain/list';
 import {
+  DEFAULT_ISR_EVENTS_QUERY,
+  ISR_EVENTS_LIST,
+  isrEventsQueryFromList,
+  isrSourceParam,
   averageOrderCents,
   isrPresetRange,
   isrProviderSplit,
@@ -215,5 +220,45 @@ describe('§9 CSV export', () => {
         });
       }),
     );
+  });
+});
+
+describe('the events list (§2 search form)', () => {
+  it('source: default clickbank, any = none; text trimmed; the range as time_from/time_to', () => {
+    const base = defaultListQuery(ISR_EVENTS_LIST);
+    const range = { from: '2026-11-07 00:00:00', to: '2026-11-20 12:00:00' };
+    expect(isrEventsQueryFromList(base, range)).toEqual({
+      ...DEFAULT_ISR_EVENTS_QUERY,
+      timeFrom: range.from,
+      timeTo: range.to,
+    });
+    const q = {
+      ...base,
+      page: 3,
+      filters: { ...base.filters, source: 'any', q: ' ann ', orderId: ' O-1 ' },
+    };
+    expect(isrEventsQueryFromList(q, range)).toMatchObject({
+      source: '',
+      q: 'ann',
+      orderId: 'O-1',
+      page: 3,
+    });
+    expect(isrSourceParam('lemonsqueezy')).toBe('lemonsqueezy');
+  });
+
+  it('URL round trip keeps the search and the page; junk source reads as the default', () => {
+    const q = {
+      ...defaultListQuery(ISR_EVENTS_LIST),
+      page: 2,
+      filters: {
+        ...defaultListQuery(ISR_EVENTS_LIST).filters,
+        affiliate: 'superaff',
+        source: 'custom',
+      },
+    };
+    expect(listQueryFromSearch(ISR_EVENTS_LIST, listQueryToSearch(ISR_EVENTS_LIST, q))).toEqual(q);
+    expect(
+      listQueryFromSearch(ISR_EVENTS_LIST, new URLSearchParams('source=paypal')).filters.source,
+    ).toBe('');
   });
 });
