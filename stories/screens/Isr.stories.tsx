@@ -57,6 +57,16 @@ const usd2 = (cents: number) =>
   }).format(cents / 100);
 const CLICKBANK_EVENTS = ISR_EVENTS.filter((e) => e.source === 'clickbank');
 
+/**
+ * Ends an interactive play where a screenshot is stable: focus dropped and the page scrolled back
+ * to the top (a tall screen is captured from the same scroll position every run).
+ */
+async function settle(): Promise<void> {
+  if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  window.scrollTo(0, 0);
+  await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+}
+
 /** Default: 14D, the cards, the four charts, ClickBank events page 1 of 2 (§2, §9). */
 export const Default: Story = {
   play: async ({ canvas, canvasElement }) => {
@@ -106,6 +116,7 @@ export const Default: Story = {
       'Provider split by revenue',
     ])
       await expect(await canvas.findByRole('region', { name }, WAIT)).toBeVisible();
+    await settle();
   },
 };
 
@@ -134,6 +145,7 @@ export const RangeAndPaging: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(events.params().at(-1)).toMatchObject({ page: '2' }), WAIT);
     await waitFor(() => expect(canvas.getByText('Page 2 / 2')).toBeVisible(), WAIT);
+    await settle();
   },
 };
 
@@ -154,6 +166,7 @@ export const SearchResetsToPageOne: Story = {
     await expect(events.params().at(-1)).not.toHaveProperty('source');
     const expected = ISR_EVENTS.filter((e) => e.affiliate === 'superaff').length;
     await waitFor(() => expect(canvas.getByText(`Total: ${expected} events`)).toBeVisible(), WAIT);
+    await settle();
   },
 };
 

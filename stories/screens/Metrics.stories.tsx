@@ -51,6 +51,16 @@ const usd2 = (cents: number) =>
 const W28 = makeMetricsWire({ days: 28 });
 const ISR28 = makeIsrSummaryWire(28);
 
+/**
+ * Ends an interactive play where a screenshot is stable: focus dropped and the page scrolled back
+ * to the top (a tall screen is captured from the same scroll position every run).
+ */
+async function settle(): Promise<void> {
+  if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  window.scrollTo(0, 0);
+  await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+}
+
 /** Default: last 28 days (2026-10-24 → 2026-11-20), the six cards, the ISR panel and five charts. */
 export const Default28Days: Story = {
   play: async ({ canvas, canvasElement }) => {
@@ -99,6 +109,7 @@ export const Default28Days: Story = {
         await canvas.findByRole('slider', { name: new RegExp(title.replace(/[()]/g, '\\$&')) }),
       ).toBeVisible();
     }
+    await settle();
   },
 };
 
@@ -115,6 +126,7 @@ export const SwitchTo90Days: Story = {
     await expect(cardValue(canvasElement, 'Renewals')).toHaveTextContent(
       String(w90.totals.totalRenewalsInRange),
     );
+    await settle();
   },
 };
 
@@ -200,5 +212,6 @@ export const Range365Days: Story = {
     );
     const slider = await canvas.findByRole('slider', { name: /Total subscriptions vs providers/ });
     await expect(slider).toHaveAttribute('aria-valuemax', '365');
+    await settle();
   },
 };
