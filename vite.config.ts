@@ -15,6 +15,16 @@ const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 export default defineConfig({
   base: '/admin/',
   plugins: [react()],
+  resolve: {
+    alias: [
+      // @visx/text's calc() reducer without its general math evaluator (~7 KiB gzip off the
+      // chart chunk); see src/components/ChartFrame/reduceCssCalc.ts.
+      {
+        find: /^reduce-css-calc$/,
+        replacement: path.join(dirname, 'src/components/ChartFrame/reduceCssCalc.ts'),
+      },
+    ],
+  },
   // Pre-bundle every runtime dependency up front: on a cold cache (a fresh CI clone) Vite would
   // otherwise discover them mid-run and reload the browser tests once, failing that first run.
   optimizeDeps: {
@@ -38,7 +48,27 @@ export default defineConfig({
       'mockdate',
     ],
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // The chart code (visx, d3 and the chart views) in one lazy chunk, shared by the Metrics
+        // and Integrated Tracking screens; the sign-in page and the dashboard never load it.
+        codeSplitting: {
+          // Only the matched modules go to the group: never React or other shared code the
+          // entry needs (which would make every page load the chart chunk).
+          includeDependenciesRecursively: false,
+          groups: [
+            {
+              name: 'charts',
+              test: /node_modules[\\/](@visx[\\/]|d3-|internmap[\\/]|reduce-css-calc[\\/]|reduce-function-call[\\/]|math-expression-evaluator[\\/])|src[\\/]components[\\/](ChartFrame|ChartLegend|DailyBarsChart|TrendChart|RankedBarsChart|PieChart)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: apiTarget, changeOrigin: true } },

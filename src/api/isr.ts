@@ -17,94 +17,16 @@ import {
   wireObject,
   type WireObject,
 } from './wire';
-
-/** §9: ISR events page size. */
-export const ISR_EVENTS_PAGE_SIZE = 50;
-/** §9: top affiliates limit (the text list shows the first 6). */
-export const ISR_AFFILIATES_LIMIT = 12;
-
-/** An ISR time range: 'YYYY-MM-DD HH:MM:SS' UTC (or days), '' = open. */
-export interface IsrRange {
-  from: string;
-  to: string;
-}
-
-/** §3 ISR summary; null when the server leaves a figure out (the card shows a dash). */
-export interface IsrSummary {
-  totalAmountCents: number | null;
-  totalEvents: number | null;
-  clickbankAmountCents: number | null;
-  clickbankEvents: number | null;
-  lemonsqueezyAmountCents: number | null;
-  lemonsqueezyEvents: number | null;
-}
-
-/** §3 ISR daily series row. */
-export interface IsrDailyRow {
-  /** 'YYYY-MM-DD' (UTC). */
-  day: string | null;
-  source: string | null;
-  events: number;
-  amountCents: number;
-}
-
-/** §3 top affiliate row. */
-export interface IsrAffiliateRow {
-  affiliate: string | null;
-  amountCents: number;
-  events: number;
-}
-
-/** §3 ISR event row. */
-export interface IsrEvent {
-  id: string | null;
-  createdAt: string | null;
-  source: string | null;
-  orderId: string | null;
-  receipt: string | null;
-  productId: string | null;
-  amountCents: number | null;
-  currency: string | null;
-  affiliate: string | null;
-  subid: string | null;
-  campaign: string | null;
-  customerEmail: string | null;
-  referrer: string | null;
-}
-
-/** One page of ISR events (§3 {rows, total}). */
-export interface IsrEventsPage {
-  rows: IsrEvent[];
-  total: number;
-}
-
-/** ISR events search (§2 search form, §7 notes). '' = any. */
-export interface IsrEventsQuery {
-  q: string;
-  source: string;
-  affiliate: string;
-  subid: string;
-  receipt: string;
-  orderId: string;
-  timeFrom: string;
-  timeTo: string;
-  page: number;
-  pageSize: number;
-}
-
-/** ISR events defaults (§2, §9): source clickbank, page 1, 50 rows. */
-export const DEFAULT_ISR_EVENTS_QUERY: Readonly<IsrEventsQuery> = Object.freeze({
-  q: '',
-  source: 'clickbank',
-  affiliate: '',
-  subid: '',
-  receipt: '',
-  orderId: '',
-  timeFrom: '',
-  timeTo: '',
-  page: 1,
-  pageSize: ISR_EVENTS_PAGE_SIZE,
-});
+import {
+  ISR_AFFILIATES_LIMIT,
+  type IsrAffiliateRow,
+  type IsrDailyRow,
+  type IsrEvent,
+  type IsrEventsPage,
+  type IsrEventsQuery,
+  type IsrRange,
+  type IsrSummary,
+} from '../domain/isr';
 
 function rangeParams(range: IsrRange): QueryParams {
   return { from: range.from, to: range.to };

@@ -6,10 +6,10 @@
  * |-----------------|------------------------------------------|-------|
  * | /login          | LoginScreen                              | no    |
  * | / (index)       | DashboardScreen                          | yes   |
- * | /metrics        | PlaceholderScreen 'Metrics'              | yes   |
+ * | /metrics        | MetricsScreen                            | yes   |
  * | /users          | UsersScreen                              | yes   |
  * | /subscriptions  | SubscriptionsScreen                      | yes   |
- * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
+ * | /isr            | IsrScreen                                | yes   |
  * | /logs           | LogsScreen                               | yes   |
  * | /settings       | SettingsScreen                           | yes   |
  * | /maintenance    | PlaceholderScreen 'Maintenance'          | yes   |
@@ -47,6 +47,10 @@ const UsersScreen = lazyScreen(() => import('../screens/UsersScreen').then((m) =
 const SubscriptionsScreen = lazyScreen(() =>
   import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
 );
+const MetricsScreen = lazyScreen(() =>
+  import('../screens/MetricsScreen').then((m) => m.MetricsScreen),
+);
+const IsrScreen = lazyScreen(() => import('../screens/IsrScreen').then((m) => m.IsrScreen));
 const LogsScreen = lazyScreen(() => import('../screens/LogsScreen').then((m) => m.LogsScreen));
 const PlaceholderScreen = lazyScreen(() =>
   import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
@@ -95,7 +99,11 @@ export const appRoutes: RouteObject[] = [
                 handle: { title: titles.dashboard } satisfies RouteHandle,
                 element: <DashboardScreen />,
               },
-              placeholderRoute('metrics', titles.metrics),
+              {
+                path: 'metrics',
+                handle: { title: titles.metrics } satisfies RouteHandle,
+                element: <MetricsScreen />,
+              },
               {
                 path: 'users',
                 handle: { title: titles.users } satisfies RouteHandle,
@@ -106,7 +114,11 @@ export const appRoutes: RouteObject[] = [
                 handle: { title: titles.subscriptions } satisfies RouteHandle,
                 element: <SubscriptionsScreen />,
               },
-              placeholderRoute('isr', titles.isr),
+              {
+                path: 'isr',
+                handle: { title: titles.isr } satisfies RouteHandle,
+                element: <IsrScreen />,
+              },
               {
                 path: 'logs',
                 handle: { title: titles.logs } satisfies RouteHandle,

@@ -147,3 +147,11 @@ export function formatOneDecimal(value: number | null | undefined): string {
   if (value == null || !Number.isFinite(value)) return DASH;
   return value.toFixed(1);
 }
+
+/** Compact k/M count for chart axes (§9 compact format): 950 → '950', 12500 → '12.5k', 2.5e6 → '2.5M'. */
+export function formatCompactCount(value: number | null | undefined): string {
+  if (value == null || !Number.isFinite(value)) return DASH;
+  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })
+    .format(value)
+    .replace(/K$/, 'k');
+}

@@ -82,10 +82,10 @@ export const EverySidebarEntry: Story = {
     await canvas.findByRole('region', { name: 'MRR' }, LAZY);
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     const screens: [label: string, path: string, title: string, isPlaceholder: boolean][] = [
-      ['Metrics', '/metrics', 'Metrics', true],
+      ['Metrics', '/metrics', 'Metrics', false],
       ['Users', '/users', 'Users', false],
       ['Subscriptions', '/subscriptions', 'Subscriptions', false],
-      ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)', true],
+      ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)', false],
       ['Logs', '/logs', 'Logs', false],
       ['Settings', '/settings', 'Settings', false],
       ['Maintenance', '/maintenance', 'Maintenance', true],

@@ -24,6 +24,7 @@ import {
   type UserRowWire,
 } from './fixtures';
 import { logsHandlers } from './handlers-logs';
+import { metricsDefaultHandlers } from './handlers-metrics';
 
 /** The default admin API prefix (CONTRACT.md). */
 export const API_PREFIX = '/api/admin';
@@ -402,5 +403,6 @@ export function defaultHandlers(): HttpHandler[] {
     detailHandlers.byKey(),
     clickbankOrdersHandlers.list(),
     logsHandlers.list(),
+    ...metricsDefaultHandlers(),
   ];
 }

@@ -6,12 +6,12 @@ import {
   fetchIsrDaily,
   fetchIsrEvents,
   fetchIsrSummary,
-  DEFAULT_ISR_EVENTS_QUERY,
   isrSummaryErrorMessage,
 } from '../../../src/api/isr';
 import { fetchLogs } from '../../../src/api/logs';
 import { defaultListQuery } from '../../../src/domain/list';
 import { LOGS_LIST } from '../../../src/domain/logs';
+import { DEFAULT_ISR_EVENTS_QUERY } from '../../../src/domain/isr';
 import {
   enforceNow,
   fetchDiag,
@@ -130,7 +130,13 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
     expect(Object.fromEntries(seen[0]!.url.searchParams)).toEqual({ page: '1', pageSize: '50' });
     expect(page).toEqual({
       rows: [
-        { id: '#0', ts: '2026-11-20T11:59:01Z', level: 'warn', msg: 'slow query', context: { ms: 812 } },
+        {
+          id: '#0',
+          ts: '2026-11-20T11:59:01Z',
+          level: 'warn',
+          msg: 'slow query',
+          context: { ms: 812 },
+        },
       ],
       total: 1,
       totalPages: 1,
@@ -179,7 +185,13 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
     });
     expect(m.byProviderDaily).toHaveLength(1);
     expect(m.amountSeries?.name).toBe('amountByProviderDaily');
-    expect(m.pies.activeByProvider).toEqual([{ provider: 'clickbank', cnt: 300 }]);
+    expect(m.amountSeries?.sentInCents).toBe(false);
+    expect(m.amountSeries?.rows[0]).toEqual({
+      date: '2026-11-20',
+      values: { lemonsqueezy: 199800 },
+      total: 199800,
+    });
+    expect(m.pies.activeByProvider).toEqual([{ name: 'clickbank', cnt: 300 }]);
   });
 
   it('metrics and ISR failure texts', () => {

@@ -1,0 +1,1 @@
+export { AmountSeriesMissing, type AmountSeriesMissingProps } from './AmountSeriesMissing';

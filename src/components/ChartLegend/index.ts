@@ -1,0 +1,1 @@
+export { ChartLegend, type ChartLegendProps, type LegendItem } from './ChartLegend';

@@ -1,0 +1,1 @@
+export { IsrCharts, type IsrChartsProps } from './IsrCharts';

@@ -1,0 +1,1 @@
+export { IsrEventsTable, ISR_EVENT_COLUMNS, type IsrEventsTableProps } from './IsrEventsTable';

@@ -1,0 +1,1 @@
+export { IsrRangeControls, type IsrRangeControlsProps } from './IsrRangeControls';

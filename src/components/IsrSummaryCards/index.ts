@@ -1,0 +1,1 @@
+export { IsrSummaryCards, type IsrSummaryCardsProps } from './IsrSummaryCards';

@@ -1,0 +1,1 @@
+export { IsrView, ISR_SEARCH_FIELDS, type IsrViewProps } from './IsrView';

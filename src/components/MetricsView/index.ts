@@ -1,0 +1,1 @@
+export { MetricsView, type MetricsViewProps } from './MetricsView';

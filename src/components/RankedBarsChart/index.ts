@@ -1,0 +1,1 @@
+export { RankedBarsChart, type RankedBarsChartProps } from './RankedBarsChart';

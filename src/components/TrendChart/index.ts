@@ -1,0 +1,1 @@
+export { TrendChart, type TrendChartProps } from './TrendChart';

@@ -1,0 +1,84 @@
+/**
+ * The ISR events CSV export (spec §5 "produced in the client from the current page", §9 file name
+ * and columns; CONTRACT.md: amount in currency units). Its own module so Papa Parse loads only
+ * with the Integrated Tracking screen, not with every screen that reads ISR figures.
+ */
+import Papa from 'papaparse';
+import type { IsrEvent } from './isr';
+
+/* ------------------------------------------------------------------------------------------ */
+/* §9 CSV export                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/** §9: the CSV columns, in order. */
+export const ISR_CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'source',
+  'order_id',
+  'receipt',
+  'product_id',
+  'amount',
+  'currency',
+  'affiliate',
+  'subid',
+  'campaign',
+  'customer_email',
+  'referrer',
+] as const;
+
+/** §9: the export's file name for page `page` (1-based): 'isr-events_page{n}.csv'. */
+export function isrCsvFileName(page: number): string {
+  const n = Number.isFinite(page) && page >= 1 ? Math.floor(page) : 1;
+  return `isr-events_page${n}.csv`;
+}
+
+/** A cell a spreadsheet would run as a formula: starts with =, +, -, @, a tab or a CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * Neutralises a text cell for spreadsheets: a leading =, +, -, @, tab or CR gets an apostrophe
+ * in front ('=HYPERLINK(…)' → "'=HYPERLINK(…)"), so it opens as text. Other text is unchanged.
+ */
+export function neutraliseCsvCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/**
+ * The CSV `amount`: amount_cents / 100 with two decimals in currency units ('47.00', a refund
+ * '-12.50'); '' when missing. A number the console formats itself, so it is never a formula and
+ * is left as a number for spreadsheets (Papa Parse's own escapeFormulae skips numbers likewise).
+ */
+export function csvAmount(amountCents: number | null): string {
+  return amountCents == null || !Number.isFinite(amountCents) ? '' : (amountCents / 100).toFixed(2);
+}
+
+/**
+ * The current page of events as CSV text (§5 "produced in the client", §9 columns): a header line
+ * and one line per event, written by Papa Parse (quoted where needed, CRLF line ends). Every text
+ * cell is neutralised ({@link neutraliseCsvCell}); `amount` is {@link csvAmount}.
+ */
+export function isrEventsCsv(rows: readonly IsrEvent[]): string {
+  const text = (value: string | null) => neutraliseCsvCell(value ?? '');
+  const data = rows.map((e) => [
+    text(e.id),
+    text(e.createdAt),
+    text(e.source),
+    text(e.orderId),
+    text(e.receipt),
+    text(e.productId),
+    csvAmount(e.amountCents),
+    text(e.currency),
+    text(e.affiliate),
+    text(e.subid),
+    text(e.campaign),
+    text(e.customerEmail),
+    text(e.referrer),
+  ]);
+  const csv = Papa.unparse(
+    { fields: [...ISR_CSV_COLUMNS], data },
+    { quotes: false, newline: '\r\n' },
+  );
+  // Papa Parse ends a header-only file with a line break; an empty page is just the header.
+  return data.length === 0 ? csv.replace(/\r\n$/, '') : csv;
+}
