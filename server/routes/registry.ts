@@ -5,6 +5,7 @@
 import type { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import { clickbankRoutes } from './clickbank';
+import { logsRoutes } from './logs';
 import { maintenanceRoutes } from './maintenance';
 import { subscriptionsRoutes } from './subscriptions';
 import { usersRoutes } from './users';
@@ -17,4 +18,5 @@ export const featureRoutes: RouteFactory[] = [
   (deps) => subscriptionsRoutes(deps),
   clickbankRoutes,
   maintenanceRoutes,
+  logsRoutes,
 ];

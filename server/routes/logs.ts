@@ -1,0 +1,152 @@
+/**
+ * GET /logs: the server's application log for the Logs screen (specification §2 Logs, §3 Log
+ * entry, §7 `GET /logs page, pageSize, level, q`, §9 page sizes 50/100/200).
+ *
+ * Query (blank values are ignored, §5):
+ * - page: whole number ≥ 1 (default 1); a page past the end answers no rows;
+ * - pageSize: whole number 1–200 (default 50). Larger values are REFUSED with 400 (not capped),
+ *   so a client never silently gets fewer rows than it asked for;
+ * - level: trace | debug | info | warn | error | fatal (exact level, case-insensitive);
+ * - q: up to 200 characters, a case-insensitive substring of the message or of the context's JSON
+ *   text (LIKE wildcards are matched literally).
+ *
+ * Answer: `{rows: [{id, ts, level, msg, context}], total, totalPages, page, pageSize,
+ * totalCapped}`, newest first (ts desc, then id desc); ts is ISO 8601 UTC, context the stored JSON
+ * object or null. Totals without q are exact (per-level counts kept by triggers); with q the
+ * matches are counted up to LOGS_SEARCH_COUNT_CAP (1 000): past it, total is the cap and
+ * totalCapped is true.
+ *
+ * The query is self-contained here on purpose (a shared paged-list helper can replace it later);
+ * migration 004 indexes it (trigram GIN on the search text, (level, ts, id), (ts, id)).
+ */
+import { Hono } from 'hono';
+import type { AppDeps } from '../context';
+import { escapeLike, parseEnum, parseIntParam, parseTextParam, type Query } from '../access/params';
+import { iso } from '../access/params';
+
+/** §9 log levels. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+/** Largest page size accepted (§9 Rows 50/100/200); larger is a 400. */
+export const LOGS_MAX_PAGE_SIZE = 200;
+/** Default page size (§9). */
+export const LOGS_DEFAULT_PAGE_SIZE = 50;
+/** A search's total is counted up to this many matches (then totalCapped is true). */
+export const LOGS_SEARCH_COUNT_CAP = 1000;
+/** Longest search text accepted (characters). */
+export const LOGS_MAX_Q = 200;
+
+/** The SQL search text of a row: must stay identical to the expression indexed by migration 004. */
+const SEARCH_TEXT = `(msg || ' ' || coalesce(context::text, ''))`;
+
+/** One §3 Log entry as sent. */
+export interface LogRow {
+  id: number;
+  ts: string | null;
+  level: string;
+  msg: string;
+  context: unknown;
+}
+
+/** The GET /logs answer. */
+export interface LogsPage {
+  rows: LogRow[];
+  total: number;
+  totalPages: number;
+  page: number;
+  pageSize: number;
+  /** True when a search matched more than LOGS_SEARCH_COUNT_CAP rows: total is then that cap ("1,000+"). */
+  totalCapped: boolean;
+}
+
+/** Validated GET /logs parameters. */
+export interface LogsQuery {
+  page: number;
+  pageSize: number;
+  level?: (typeof LOG_LEVELS)[number];
+  q?: string;
+}
+
+/** Reads and validates the query string → LogsQuery; throws 400 (ApiError) naming the bad parameter. */
+export function parseLogsQuery(q: Query): LogsQuery {
+  return {
+    page: parseIntParam(q, 'page', 1, 1_000_000, 1),
+    pageSize: parseIntParam(q, 'pageSize', 1, LOGS_MAX_PAGE_SIZE, LOGS_DEFAULT_PAGE_SIZE),
+    level: parseEnum(q, 'level', LOG_LEVELS),
+    q: parseTextParam(q, 'q', LOGS_MAX_Q),
+  };
+}
+
+/** Runs one page of the log query (newest first) with its total → LogsPage. */
+export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<LogsPage> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.level) {
+    params.push(query.level);
+    where.push(`level = $${params.length}`);
+  }
+  if (query.q) {
+    params.push(`%${escapeLike(query.q)}%`);
+    where.push(`${SEARCH_TEXT} ILIKE $${params.length}`);
+  }
+  const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const offset = (query.page - 1) * query.pageSize;
+  type Row = { id: number; ts: Date; level: string; msg: string; context: unknown };
+  const pageSql = `SELECT id, ts, level, msg, context FROM logs ${whereSql}
+      ORDER BY ts DESC, id DESC LIMIT ${query.pageSize} OFFSET ${offset}`;
+  let rows: Row[];
+  let total: number;
+  let totalCapped = false;
+  if (query.q) {
+    // One scan finds at most LOGS_SEARCH_COUNT_CAP + 1 matches (the trigram index for rare text, an
+    // early-stopping scan for common text). Within the cap they are the exact set: count it and
+    // page it in memory. Past the cap, total says "cap+" and the page is read newest first off
+    // the ts index, which finds common text at once.
+    const found = await db.query<{ id: number; ts: Date }>(
+      `SELECT id, ts FROM logs ${whereSql} LIMIT ${LOGS_SEARCH_COUNT_CAP + 1}`,
+      params,
+    );
+    if (found.rows.length > LOGS_SEARCH_COUNT_CAP) {
+      total = LOGS_SEARCH_COUNT_CAP;
+      totalCapped = true;
+      rows = (await db.query<Row>(pageSql, params)).rows;
+    } else {
+      total = found.rows.length;
+      const ids = [...found.rows]
+        .sort((a, b) => b.ts.getTime() - a.ts.getTime() || Number(b.id) - Number(a.id))
+        .slice(offset, offset + query.pageSize)
+        .map((r) => Number(r.id));
+      rows =
+        ids.length === 0
+          ? []
+          : (
+              await db.query<Row>(
+                'SELECT id, ts, level, msg, context FROM logs WHERE id = ANY($1::bigint[]) ORDER BY ts DESC, id DESC',
+                [ids],
+              )
+            ).rows;
+    }
+  } else {
+    rows = (await db.query<Row>(pageSql, params)).rows;
+    // Exact per-level counts kept by triggers (migration 004): a lookup, not a scan.
+    const count = await db.query<{ n: string | number | null }>(
+      `SELECT sum(n) AS n FROM logs_level_counts ${query.level ? 'WHERE level = $1' : ''}`,
+      query.level ? [query.level] : [],
+    );
+    total = Number(count.rows[0]?.n ?? 0);
+  }
+  return {
+    rows: rows.map((r) => ({ id: Number(r.id), ts: iso(r.ts), level: r.level, msg: r.msg, context: r.context ?? null })),
+    total,
+    totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
+    page: query.page,
+    pageSize: query.pageSize,
+    totalCapped,
+  };
+}
+
+/** Logs router (relative to the API prefix): GET /logs → LogsPage; 400 on a bad parameter. */
+export function logsRoutes(deps: AppDeps): Hono {
+  const r = new Hono();
+  r.get('/logs', async (c) => c.json(await queryLogs(deps.db, parseLogsQuery(c.req.query()))));
+  return r;
+}
