@@ -87,7 +87,7 @@ function httpError(f: Fetched, provider: string): PingSummary {
           : null;
   } else if (typeof b.message === 'string') detail = b.message;
   else if (typeof b.error === 'string') detail = b.error;
-  else if (f.body === null && f.text.trim() !== '' && f.text.length <= 200 && !/[<>]/.test(f.text)) detail = f.text.trim();
+  else if (f.body === null && !['', 'null'].includes(f.text.trim()) && f.text.length <= 200 && !/[<>]/.test(f.text)) detail = f.text.trim();
   const auth = f.status === 401 || f.status === 403 ? `${provider} refused the credentials` : `${provider} answered HTTP ${f.status}`;
   return { ok: false, status: f.status, error: detail ? `${auth}: ${detail.slice(0, 200)}` : auth };
 }
