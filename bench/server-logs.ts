@@ -38,7 +38,7 @@ async function main() {
     `INSERT INTO logs (ts, level, msg, context)
      SELECT $1::timestamptz - ((i * 2654435761::bigint) % 2592000) * interval '1 second',
             ($2::text[])[1 + (i % $4)], ($3::text[])[1 + (i % $4)],
-            jsonb_build_object('email', 'user' || ((i * 7919) % 10000) || '@example.com',
+            jsonb_build_object('email', 'user' || ((i::bigint * 7919) % 10000) || '@example.com',
                                'receipt', upper(substr(md5(i::text), 1, 8)), 'ms', i % 997)
        FROM generate_series(1, $5::int) AS s(i)`,
     [NOW.toISOString(), levels, msgs, LOG_TEMPLATES.length, ROWS],

@@ -12,7 +12,7 @@
  * | /isr            | PlaceholderScreen 'Integrated Tracking (First-Party)' | yes |
  * | /logs           | PlaceholderScreen 'Logs'                 | yes   |
  * | /settings       | SettingsScreen                           | yes   |
- * | /maintenance    | PlaceholderScreen 'Maintenance'          | yes   |
+ * | /maintenance    | MaintenanceScreen                        | yes   |
  * | * (unknown)     | redirect to / (replace)                  | —     |
  *
  * Guarded routes share the layout (AppShell). Screens load lazily, so the first bundle holds only
@@ -46,6 +46,9 @@ const SettingsScreen = lazyScreen(() =>
 const UsersScreen = lazyScreen(() => import('../screens/UsersScreen').then((m) => m.UsersScreen));
 const SubscriptionsScreen = lazyScreen(() =>
   import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
+);
+const MaintenanceScreen = lazyScreen(() =>
+  import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
 );
 const PlaceholderScreen = lazyScreen(() =>
   import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
@@ -112,7 +115,11 @@ export const appRoutes: RouteObject[] = [
                 handle: { title: titles.settings } satisfies RouteHandle,
                 element: <SettingsScreen />,
               },
-              placeholderRoute('maintenance', titles.maintenance),
+              {
+                path: 'maintenance',
+                handle: { title: titles.maintenance } satisfies RouteHandle,
+                element: <MaintenanceScreen />,
+              },
             ],
           },
         ],
