@@ -23,6 +23,7 @@ import {
   type SubscriptionRowWire,
   type UserRowWire,
 } from './fixtures';
+import { maintenanceHandlers } from './handlers-maintenance';
 
 /** The default admin API prefix (CONTRACT.md). */
 export const API_PREFIX = '/api/admin';
@@ -389,5 +390,6 @@ export function defaultHandlers(): HttpHandler[] {
     subscriptionsHandlers.refresh(),
     detailHandlers.byKey(),
     clickbankOrdersHandlers.list(),
+    ...maintenanceHandlers(),
   ];
 }
