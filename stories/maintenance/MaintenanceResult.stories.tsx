@@ -102,7 +102,9 @@ export const PingOk: Story = {
 export const PingFailed: Story = {
   args: { outcome: { kind: 'failure', action: 'ping-lemonsqueezy', message: 'HTTP 502' } },
   play: async ({ canvas }) => {
-    await expect(canvas.getByRole('alert')).toHaveTextContent('ping failed: HTTP 502');
+    await expect(canvas.getByRole('alert')).toHaveTextContent(
+      'LemonSqueezy: ping failed: HTTP 502',
+    );
   },
 };
 

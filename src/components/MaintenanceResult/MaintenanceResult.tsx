@@ -7,6 +7,7 @@ import {
   type MaintenanceDetailRow,
   type MaintenanceOutcome,
   type MaintenanceResult as ExpirationResult,
+  type PingTarget,
 } from '../../domain/maintenance';
 import { JsonBlock } from '../JsonBlock';
 import styles from './MaintenanceResult.module.css';
@@ -138,7 +139,10 @@ function enforceLine(answer: unknown): string {
  */
 export function MaintenanceResult({ outcome }: MaintenanceResultProps) {
   const tone = toneOf(outcome);
-  const isPingAction = outcome.kind === 'failure' && outcome.action.startsWith('ping-');
+  const pingTarget =
+    outcome.kind === 'failure' && outcome.action.startsWith('ping-')
+      ? (outcome.action.slice('ping-'.length) as PingTarget)
+      : null;
   return (
     <div
       className={styles.result}
@@ -162,7 +166,8 @@ export function MaintenanceResult({ outcome }: MaintenanceResultProps) {
       ) : null}
       {outcome.kind === 'failure' ? (
         <p className={styles.line}>
-          {isPingAction ? `ping failed: ${outcome.message}` : outcome.message}
+          {pingTarget ? <strong>{PING_TARGET_LABELS[pingTarget]}: </strong> : null}
+          <span>{pingTarget ? `ping failed: ${outcome.message}` : outcome.message}</span>
         </p>
       ) : null}
     </div>
