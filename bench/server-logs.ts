@@ -76,7 +76,10 @@ async function main() {
     );
     if (EXPLAIN) {
       const q = parseLogsQuery(Object.fromEntries(new URLSearchParams(qs)));
-      const where = [q.level ? `level = '${q.level}'` : null, q.q ? `(msg || ' ' || coalesce(context::text, '')) ILIKE '%${q.q}%'` : null]
+      const where = [
+        q.level ? `level = '${q.level}'` : null,
+        q.q ? `(msg || ' ' || coalesce(context::text, '')) ILIKE '%${q.q}%'` : null,
+      ]
         .filter(Boolean)
         .join(' AND ');
       const w = where ? `WHERE ${where}` : '';

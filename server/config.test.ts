@@ -48,6 +48,11 @@ describe('loadConfig defaults', () => {
       loginRateLimit: { maxAttempts: 10, windowS: 900 },
       trustProxy: false,
       logLevel: 'info',
+      lemonSqueezyApiUrl: 'https://api.lemonsqueezy.com',
+      clickbankApiUrl: 'https://api.clickbank.com',
+      clickbankSecretKey: null,
+      logRetentionDays: 30,
+      logMaxRows: 1_000_000,
     });
     expect(config.jwtSecret).toHaveLength(32);
     // The demo password 'admin' is kept only as a scrypt hash.
@@ -172,6 +177,9 @@ describe('loadConfig validation (fails fast, naming the variable)', () => {
     [{ DISCOURSE_URL: 'forum.example.com' }, 'DISCOURSE_URL', 'DISCOURSE_URL must be an http(s) URL, got "forum.example.com"'],
     [{ DISCOURSE_GROUP_ID: 'staff' }, 'DISCOURSE_GROUP_ID', 'DISCOURSE_GROUP_ID must be a whole number between 1 and 9007199254740991, got "staff"'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'TRUST_PROXY must be true or false, got "maybe"'],
+    [{ LEMONSQUEEZY_API_URL: 'ftp://x' }, 'LEMONSQUEEZY_API_URL', 'LEMONSQUEEZY_API_URL must be an http(s) URL, got "ftp://x"'],
+    [{ CLICKBANK_API_URL: 'nope' }, 'CLICKBANK_API_URL', 'CLICKBANK_API_URL must be an http(s) URL, got "nope"'],
+    [{ LOG_RETENTION_DAYS: '0' }, 'LOG_RETENTION_DAYS', 'LOG_RETENTION_DAYS must be a whole number between 1 and 3650, got "0"'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"'],
   ])('%j → ConfigError(%s)', async (env, variable, message) => {
     expect(await failure(env)).toEqual({ variable, message });
