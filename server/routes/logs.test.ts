@@ -20,7 +20,10 @@ afterAll(async () => {
 });
 
 async function sqlCount(where: string, params: unknown[] = []): Promise<number> {
-  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM logs ${where}`, params)).rows[0]?.n ?? 0;
+  return (
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM logs ${where}`, params)).rows[0]
+      ?.n ?? 0
+  );
 }
 
 describe('GET /logs on the seeded rows', () => {
@@ -29,7 +32,13 @@ describe('GET /logs on the seeded rows', () => {
     expect(res.status).toBe(200);
     const total = await sqlCount('');
     expect(total).toBe(2000);
-    expect(res.body).toMatchObject({ total, totalPages: 40, page: 1, pageSize: 50, totalCapped: false });
+    expect(res.body).toMatchObject({
+      total,
+      totalPages: 40,
+      page: 1,
+      pageSize: 50,
+      totalCapped: false,
+    });
     expect(res.body.rows).toHaveLength(50);
     const ts = res.body.rows.map((r: { ts: string }) => r.ts);
     expect([...ts].sort().reverse()).toEqual(ts);
@@ -50,15 +59,25 @@ describe('GET /logs on the seeded rows', () => {
     const expected = await sqlCount(`WHERE level = 'warn' AND msg = 'Admin sign-in failed'`);
     expect(expected).toBeGreaterThan(0);
     expect(byMsg.body.total).toBe(expected);
-    expect(byMsg.body.rows.every((r: { msg: string }) => r.msg === 'Admin sign-in failed')).toBe(true);
+    expect(byMsg.body.rows.every((r: { msg: string }) => r.msg === 'Admin sign-in failed')).toBe(
+      true,
+    );
 
     // A value that only appears inside the context (an email of the seeded customers).
-    const some = await db.query<{ e: string }>(`SELECT context->>'email' AS e FROM logs WHERE context ? 'email' AND msg LIKE 'Discourse%' LIMIT 1`);
+    const some = await db.query<{ e: string }>(
+      `SELECT context->>'email' AS e FROM logs WHERE context ? 'email' AND msg LIKE 'Discourse%' LIMIT 1`,
+    );
     const email = some.rows[0]?.e ?? '';
     expect(email).toContain('@');
     const byContext = await call(app, 'GET', `/logs?q=${encodeURIComponent(email)}&pageSize=200`);
-    expect(byContext.body.total).toBe(await sqlCount(`WHERE context::text ILIKE $1 OR msg ILIKE $1`, [`%${email}%`]));
-    expect(byContext.body.rows.every((r: { context: unknown }) => JSON.stringify(r.context).includes(email))).toBe(true);
+    expect(byContext.body.total).toBe(
+      await sqlCount(`WHERE context::text ILIKE $1 OR msg ILIKE $1`, [`%${email}%`]),
+    );
+    expect(
+      byContext.body.rows.every((r: { context: unknown }) =>
+        JSON.stringify(r.context).includes(email),
+      ),
+    ).toBe(true);
   });
 
   it('matches LIKE wildcards literally and answers no rows for no match', async () => {
@@ -78,8 +97,14 @@ describe('GET /logs on the seeded rows', () => {
 
   it('caps a search total that passes the cap and says so', async () => {
     const res = await call(app, 'GET', '/logs?q=e&pageSize=50');
-    expect(await sqlCount(`WHERE msg ILIKE '%e%' OR context::text ILIKE '%e%'`)).toBeGreaterThan(LOGS_SEARCH_COUNT_CAP);
-    expect(res.body).toMatchObject({ total: LOGS_SEARCH_COUNT_CAP, totalCapped: true, totalPages: LOGS_SEARCH_COUNT_CAP / 50 });
+    expect(await sqlCount(`WHERE msg ILIKE '%e%' OR context::text ILIKE '%e%'`)).toBeGreaterThan(
+      LOGS_SEARCH_COUNT_CAP,
+    );
+    expect(res.body).toMatchObject({
+      total: LOGS_SEARCH_COUNT_CAP,
+      totalCapped: true,
+      totalPages: LOGS_SEARCH_COUNT_CAP / 50,
+    });
     expect(res.body.rows).toHaveLength(50);
   });
 
@@ -93,5 +118,16 @@ describe('GET /logs on the seeded rows', () => {
     const res = await call(app, 'GET', path);
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(message);
+  });
+});
+
+describe('searchDriver', () => {
+  it('drives the index with the rarest-looking window of an identifier, the whole text otherwise', async () => {
+    const { searchDriver } = await import('./logs');
+    expect(searchDriver('user4242@example.com')).toBe('r4242@');
+    expect(searchDriver('Discourse')).toBe('Discourse');
+    expect(searchDriver('rate limited')).toBe('rate limited');
+    expect(searchDriver('C4CA42')).toBe('C4CA42');
+    expect(searchDriver('receipt ABCD1234')).toBe('CD1234');
   });
 });

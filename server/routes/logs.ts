@@ -38,6 +38,34 @@ export const LOGS_MAX_Q = 200;
 /** The SQL search text of a row: must stay identical to the expression indexed by migration 004. */
 const SEARCH_TEXT = `(msg || ' ' || coalesce(context::text, ''))`;
 
+/** Length of the index-driving window of an identifier-like search (6 characters = 4 trigrams). */
+const DRIVER_LENGTH = 6;
+
+/**
+ * The part of `q` that drives the trigram index: `q` itself, unless it is longer than
+ * DRIVER_LENGTH and holds a digit or a symbol (an email, a receipt, an id). Then the
+ * DRIVER_LENGTH-character window with the most digits and symbols: its trigrams are rare, while
+ * the trigrams of '@example.com' or 'user' sit in most rows and make the index scan slow.
+ * Every row matching q contains the window, so the result is unchanged. e.g.
+ * searchDriver('user4242@example.com') → 'r4242@'; searchDriver('Discourse') → 'Discourse'.
+ */
+export function searchDriver(q: string): string {
+  if (q.length <= DRIVER_LENGTH || !/[^A-Za-z\s]/.test(q)) return q;
+  const weight = (ch: string) =>
+    /[0-9]/.test(ch) ? 3 : /[A-Za-z]/.test(ch) ? 1 : /\s/.test(ch) ? 0 : 2;
+  let best = 0;
+  let bestScore = -1;
+  for (let i = 0; i + DRIVER_LENGTH <= q.length; i++) {
+    let score = 0;
+    for (const ch of q.slice(i, i + DRIVER_LENGTH)) score += weight(ch);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  return q.slice(best, best + DRIVER_LENGTH);
+}
+
 /** One §3 Log entry as sent. */
 export interface LogRow {
   id: number;
@@ -85,8 +113,18 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
     where.push(`level = $${params.length}`);
   }
   if (query.q) {
-    params.push(`%${escapeLike(query.q)}%`);
-    where.push(`${SEARCH_TEXT} ILIKE $${params.length}`);
+    const driver = searchDriver(query.q);
+    if (driver !== query.q) {
+      // The trigram index is driven by the rarest-looking part of an identifier-like search; the
+      // whole text is then checked on those rows only (`|| ''` keeps it out of the index scan).
+      params.push(`%${escapeLike(driver)}%`);
+      where.push(`${SEARCH_TEXT} ILIKE $${params.length}`);
+      params.push(`%${escapeLike(query.q)}%`);
+      where.push(`(${SEARCH_TEXT} || '') ILIKE $${params.length}`);
+    } else {
+      params.push(`%${escapeLike(query.q)}%`);
+      where.push(`${SEARCH_TEXT} ILIKE $${params.length}`);
+    }
   }
   const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const offset = (query.page - 1) * query.pageSize;
@@ -135,7 +173,13 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
     total = Number(count.rows[0]?.n ?? 0);
   }
   return {
-    rows: rows.map((r) => ({ id: Number(r.id), ts: iso(r.ts), level: r.level, msg: r.msg, context: r.context ?? null })),
+    rows: rows.map((r) => ({
+      id: Number(r.id),
+      ts: iso(r.ts),
+      level: r.level,
+      msg: r.msg,
+      context: r.context ?? null,
+    })),
     total,
     totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
     page: query.page,
