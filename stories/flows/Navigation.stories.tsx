@@ -6,6 +6,7 @@ import {
   healthDbHandlers,
   healthHandlers,
   statsHandlers,
+  statusHandlers,
   subscriptionsHandlers,
   usersHandlers,
   whoamiHandlers,
@@ -27,6 +28,7 @@ const meta = {
       handlers: [
         recordCalls,
         statsHandlers.ok(),
+        statusHandlers.ok(),
         usersHandlers.list(),
         subscriptionsHandlers.list(),
         quietStream(),
@@ -88,7 +90,7 @@ export const EverySidebarEntry: Story = {
       ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)', true],
       ['Logs', '/logs', 'Logs', true],
       ['Settings', '/settings', 'Settings', false],
-      ['Maintenance', '/maintenance', 'Maintenance', true],
+      ['Maintenance', '/maintenance', 'Maintenance', false],
       ['Dashboard', '/', 'Dashboard', false],
     ];
     for (const [label, path, title, isPlaceholder] of screens) {
