@@ -57,6 +57,8 @@ async function main() {
     ['q=word in message (common)', 'q=Discourse'],
     ['level=warn + q=rate limited', 'level=warn&q=rate%20limited'],
     ['q=no match', 'q=zzzz-nothing-here'],
+    ['q=letters only, no match', 'q=nothinghere'],
+    ['q=in every row (@example.com)', 'q=%40example.com'],
   ];
   console.log('\nrequest                          p50 ms   p95 ms   total');
   for (const [label, qs] of cases) {
