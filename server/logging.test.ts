@@ -39,11 +39,18 @@ beforeEach(async () => {
 
 const deps = () => ({ db, log: pino({ level: 'silent' }), now: () => clock.now });
 const rows = async () =>
-  (await db.query<{ level: string; msg: string; context: Record<string, unknown> | null }>('SELECT level, msg, context FROM logs ORDER BY id')).rows;
+  (
+    await db.query<{ level: string; msg: string; context: Record<string, unknown> | null }>(
+      'SELECT level, msg, context FROM logs ORDER BY id',
+    )
+  ).rows;
 
 describe('writeDbLog', () => {
   it('truncates the message and every caller-controlled string, and bounds the context size', async () => {
-    writeDbLog(deps(), 'error', 'x'.repeat(20_000), { path: '/'.repeat(16_000), nested: { deep: 'y'.repeat(5000) } });
+    writeDbLog(deps(), 'error', 'x'.repeat(20_000), {
+      path: '/'.repeat(16_000),
+      nested: { deep: 'y'.repeat(5000) },
+    });
     await flushDbLogs(db);
     const [row] = await rows();
     expect(row?.msg.length).toBe(LOG_MSG_MAX);
@@ -53,7 +60,9 @@ describe('writeDbLog', () => {
   });
 
   it('replaces a context whose JSON is still too large by a truncated preview', () => {
-    const wide = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, 'v'.repeat(200)]));
+    const wide = Object.fromEntries(
+      Array.from({ length: 32 }, (_, i) => [`k${i}`, 'v'.repeat(200)]),
+    );
     const bounded = boundContext(wide);
     expect(bounded).toMatchObject({ truncated: true });
     expect(JSON.stringify(bounded).length).toBeLessThanOrEqual(LOG_CONTEXT_MAX);
@@ -68,7 +77,9 @@ describe('writeDbLog', () => {
     const after = logWriterStats(db);
     expect(after.dropped - before.dropped).toBe(250);
     expect(after.written - before.written).toBe(LOG_QUEUE_MAX);
-    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM logs')).rows[0]?.n).toBe(LOG_QUEUE_MAX);
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM logs')).rows[0]?.n).toBe(
+      LOG_QUEUE_MAX,
+    );
   });
 });
 
@@ -83,11 +94,15 @@ describe('pruneLogs', () => {
     expect(r).toEqual({ expired: 9, overCap: 0 });
     const capped = await pruneLogs(db, T0, 30, 10);
     expect(capped.overCap).toBe(21);
-    const left = (await db.query<{ msg: string }>('SELECT msg FROM logs ORDER BY ts DESC')).rows.map((x) => x.msg);
+    const left = (
+      await db.query<{ msg: string }>('SELECT msg FROM logs ORDER BY ts DESC')
+    ).rows.map((x) => x.msg);
     expect(left).toHaveLength(10);
     expect(left[0]).toBe('day 0');
     // The per-level counts that GET /logs totals read follow the deletes.
-    expect((await db.query<{ n: string }>('SELECT sum(n) AS n FROM logs_level_counts')).rows[0]?.n).toBe('10');
+    expect(
+      (await db.query<{ n: string }>('SELECT sum(n) AS n FROM logs_level_counts')).rows[0]?.n,
+    ).toBe('10');
   });
 });
 
@@ -95,7 +110,11 @@ describe('sign-in rows', () => {
   const login = (a: ReturnType<typeof createApp>, email: string, address = '198.51.100.7') =>
     a.request(
       '/api/admin/auth/login',
-      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'wrong-password' }) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'wrong-password' }),
+      },
       { incoming: { socket: { remoteAddress: address } } },
     );
 
@@ -107,7 +126,10 @@ describe('sign-in rows', () => {
     const all = await rows();
     expect(all.map((r) => r.msg)).toContain('Admin sign-in failed');
     expect(JSON.stringify(all)).not.toContain('pasted-my-Secret-Passw0rd-here');
-    expect(all.find((r) => r.msg === 'Admin sign-in failed')?.context).toEqual({ code: 'INCORRECT_USER', ip: '198.51.100.7' });
+    expect(all.find((r) => r.msg === 'Admin sign-in failed')?.context).toEqual({
+      code: 'INCORRECT_USER',
+      ip: '198.51.100.7',
+    });
     expect(TEST_ADMIN_EMAIL).toBeTruthy();
   });
 

@@ -16,11 +16,18 @@ export interface InsEnvelope {
 
 /** The 32-byte AES key of `secretKey`: ASCII of the first 32 hex characters of its SHA-1. */
 export function insKey(secretKey: string): Buffer {
-  return Buffer.from(createHash('sha1').update(secretKey, 'utf8').digest('hex').slice(0, 32), 'ascii');
+  return Buffer.from(
+    createHash('sha1').update(secretKey, 'utf8').digest('hex').slice(0, 32),
+    'ascii',
+  );
 }
 
 /** Encrypts `plaintext` (the notification JSON) with `secretKey` → InsEnvelope; `iv` defaults to 16 random bytes. */
-export function encryptIns(plaintext: string, secretKey: string, iv: Buffer = randomBytes(16)): InsEnvelope {
+export function encryptIns(
+  plaintext: string,
+  secretKey: string,
+  iv: Buffer = randomBytes(16),
+): InsEnvelope {
   const cipher = createCipheriv('aes-256-cbc', insKey(secretKey), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return { notification: body.toString('base64'), iv: iv.toString('base64') };
@@ -34,7 +41,10 @@ export function decryptIns(envelope: InsEnvelope, secretKey: string): string {
   const iv = Buffer.from(envelope.iv, 'base64');
   if (iv.length !== 16) throw new Error(`The IV must be 16 bytes, got ${iv.length}`);
   const decipher = createDecipheriv('aes-256-cbc', insKey(secretKey), iv);
-  return Buffer.concat([decipher.update(Buffer.from(envelope.notification, 'base64')), decipher.final()]).toString('utf8');
+  return Buffer.concat([
+    decipher.update(Buffer.from(envelope.notification, 'base64')),
+    decipher.final(),
+  ]).toString('utf8');
 }
 
 /** A TEST notification as ClickBank's "Test" button sends it (JSON v6 shape; no customer data). */

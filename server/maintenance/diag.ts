@@ -17,7 +17,10 @@ import { APP_VERSION } from '../routes/health';
 import { expirationJobStatus } from './expirationJob';
 
 /** Builds the diagnostics object at deps.now(); `startedAt` is when the server started. */
-export async function diagnostics(deps: AppDeps, startedAt: Date): Promise<Record<string, unknown>> {
+export async function diagnostics(
+  deps: AppDeps,
+  startedAt: Date,
+): Promise<Record<string, unknown>> {
   const { db, config } = deps;
   const now = deps.now();
   let ok = true;
@@ -32,10 +35,16 @@ export async function diagnostics(deps: AppDeps, startedAt: Date): Promise<Recor
   };
 
   const version = await one<{ v: string }>('SELECT version() AS v');
-  const size = await one<{ n: string | number }>('SELECT pg_database_size(current_database()) AS n');
+  const size = await one<{ n: string | number }>(
+    'SELECT pg_database_size(current_database()) AS n',
+  );
   const migrations = await (async () => {
     try {
-      return (await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version);
+      return (
+        await db.query<{ version: string }>(
+          'SELECT version FROM schema_migrations ORDER BY version',
+        )
+      ).rows.map((r) => r.version);
     } catch {
       ok = false;
       return null;
@@ -46,7 +55,12 @@ export async function diagnostics(deps: AppDeps, startedAt: Date): Promise<Recor
     `SELECT count(*) FILTER (WHERE provider = 'lemonsqueezy')::int AS ls,
             count(*) FILTER (WHERE provider = 'clickbank')::int AS cb, count(*)::int AS total FROM subscriptions`,
   );
-  const members = await one<{ active: number; scheduled: number; cancelled: number; pending: number }>(
+  const members = await one<{
+    active: number;
+    scheduled: number;
+    cancelled: number;
+    pending: number;
+  }>(
     `SELECT count(*) FILTER (WHERE mg_status = 'active' AND expires_at IS NULL)::int AS active,
             count(*) FILTER (WHERE mg_status = 'active' AND expires_at > $1)::int AS scheduled,
             count(*) FILTER (WHERE mg_status = 'cancelled')::int AS cancelled,
@@ -56,15 +70,22 @@ export async function diagnostics(deps: AppDeps, startedAt: Date): Promise<Recor
   );
   const dedup = await (async () => {
     try {
-      const exists = await db.query<{ t: string | null }>("SELECT to_regclass('public.webhook_dedup')::text AS t");
+      const exists = await db.query<{ t: string | null }>(
+        "SELECT to_regclass('public.webhook_dedup')::text AS t",
+      );
       if (!exists.rows[0]?.t) return 0;
-      return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_dedup')).rows[0]?.n ?? 0;
+      return (
+        (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_dedup')).rows[0]
+          ?.n ?? 0
+      );
     } catch {
       ok = false;
       return null;
     }
   })();
-  const logRows = await one<{ n: string | number | null }>('SELECT sum(n) AS n FROM logs_level_counts');
+  const logRows = await one<{ n: string | number | null }>(
+    'SELECT sum(n) AS n FROM logs_level_counts',
+  );
   const job = await expirationJobStatus(db);
 
   return {
@@ -84,7 +105,9 @@ export async function diagnostics(deps: AppDeps, startedAt: Date): Promise<Recor
     counts: {
       customers: customers?.n ?? null,
       subscriptions: subs ? { lemonsqueezy: subs.ls, clickbank: subs.cb, total: subs.total } : null,
-      members: members ? { active: members.active, scheduled: members.scheduled, cancelled: members.cancelled } : null,
+      members: members
+        ? { active: members.active, scheduled: members.scheduled, cancelled: members.cancelled }
+        : null,
       pending_expirations: members?.pending ?? null,
       webhook_dedup_rows: dedup,
       log_rows: logRows ? Number(logRows.n ?? 0) : null,

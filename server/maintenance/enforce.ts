@@ -33,10 +33,17 @@ export interface EnforceResult {
 /** Validates the body → the normalised email; 400 otherwise. */
 export function parseEnforceBody(body: Record<string, unknown>): string {
   const raw = body.email;
-  if (raw === undefined || raw === null || raw === '') throw badRequest('email is required', [{ path: 'email', message: 'email is required' }]);
-  if (typeof raw !== 'string') throw badRequest('email must be a string', [{ path: 'email', message: 'email must be a string' }]);
+  if (raw === undefined || raw === null || raw === '')
+    throw badRequest('email is required', [{ path: 'email', message: 'email is required' }]);
+  if (typeof raw !== 'string')
+    throw badRequest('email must be a string', [
+      { path: 'email', message: 'email must be a string' },
+    ]);
   const email = normaliseEmail(raw);
-  if (email === null) throw badRequest(`'${raw.slice(0, 80)}' is not an email address`, [{ path: 'email', message: 'not an email address' }]);
+  if (email === null)
+    throw badRequest(`'${raw.slice(0, 80)}' is not an email address`, [
+      { path: 'email', message: 'not an email address' },
+    ]);
   return email;
 }
 
@@ -44,16 +51,26 @@ export function parseEnforceBody(body: Record<string, unknown>): string {
 export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceResult> {
   const now = deps.now();
   const state = await deps.db.transaction(async (tx) => {
-    const found = await tx.query<{ id: number; mg_status: 'active' | 'cancelled'; expires_at: Date | null }>(
+    const found = await tx.query<{
+      id: number;
+      mg_status: 'active' | 'cancelled';
+      expires_at: Date | null;
+    }>(
       `SELECT m.id, m.mg_status, m.expires_at FROM members m JOIN customers c ON c.id = m.customer_id
         WHERE c.email = $1 FOR UPDATE OF m`,
       [email],
     );
     const member = found.rows[0];
     if (!member) throw notFound(`No user with email ${email}`);
-    const due = member.mg_status === 'active' && member.expires_at !== null && member.expires_at.getTime() <= now.getTime();
+    const due =
+      member.mg_status === 'active' &&
+      member.expires_at !== null &&
+      member.expires_at.getTime() <= now.getTime();
     if (!due) return { mgStatus: member.mg_status, expiresAt: member.expires_at, changed: false };
-    await tx.query(`UPDATE members SET mg_status = 'cancelled', updated_at = $1 WHERE id = $2`, [now, member.id]);
+    await tx.query(`UPDATE members SET mg_status = 'cancelled', updated_at = $1 WHERE id = $2`, [
+      now,
+      member.id,
+    ]);
     await insertLog(tx, now, 'info', 'access.expired', {
       email,
       action: 'enforce_now',
@@ -63,8 +80,13 @@ export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceR
     return { mgStatus: 'cancelled' as const, expiresAt: member.expires_at, changed: true };
   });
 
-  const discourse = await syncForumAccess(deps.config.discourse, state.mgStatus === 'cancelled' ? 'revoke' : 'grant', email);
-  if ('ok' in discourse && discourse.ok === false) await logDiscourseFailure(deps, email, 'enforce_now', discourse);
+  const discourse = await syncForumAccess(
+    deps.config.discourse,
+    state.mgStatus === 'cancelled' ? 'revoke' : 'grant',
+    email,
+  );
+  if ('ok' in discourse && discourse.ok === false)
+    await logDiscourseFailure(deps, email, 'enforce_now', discourse);
   return {
     ok: true,
     email,

@@ -59,7 +59,9 @@ export async function expirationJobStatus(
   let last = s.last;
   if (last === null) {
     try {
-      const r = await db.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [LAST_RUN_META_KEY]);
+      const r = await db.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [
+        LAST_RUN_META_KEY,
+      ]);
       const raw = r.rows[0]?.value;
       if (raw) last = JSON.parse(raw) as ExpirationRunRecord;
     } catch {
@@ -81,9 +83,14 @@ export async function runExpirationJob(
   if (opts.dryRun) return runExpiration(deps, { dryRun: true });
   const s = stateOf(deps.db);
   if (s.running) {
-    throw new ApiError(409, 'conflict', `An expiration run is already running (started ${s.running.started_at}); try again when it has finished`, {
-      running_since: s.running.started_at,
-    });
+    throw new ApiError(
+      409,
+      'conflict',
+      `An expiration run is already running (started ${s.running.started_at}); try again when it has finished`,
+      {
+        running_since: s.running.started_at,
+      },
+    );
   }
   const trigger = opts.trigger ?? 'console';
   const startedAt = deps.now().toISOString();
@@ -98,7 +105,9 @@ export async function runExpirationJob(
       processed: result.processed,
       affected_count: result.affected_count,
       sample_emails: result.sample_emails,
-      forum_failures: result.details.filter((d) => d.discourse && 'ok' in d.discourse && d.discourse.ok === false).length,
+      forum_failures: result.details.filter(
+        (d) => d.discourse && 'ok' in d.discourse && d.discourse.ok === false,
+      ).length,
       error: null,
     });
     return result;
@@ -128,6 +137,9 @@ async function record(deps: AppDeps, s: JobState, rec: ExpirationRunRecord): Pro
       [LAST_RUN_META_KEY, JSON.stringify(rec)],
     );
   } catch (err) {
-    deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not keep the last expiration run');
+    deps.log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'could not keep the last expiration run',
+    );
   }
 }

@@ -35,7 +35,10 @@ export interface PingSummary {
 }
 
 /** The CONTRACT.md answer for an integration that is not configured. */
-export const notConfigured = (what: string): PingSummary => ({ ok: false, reason: `${what} not configured` });
+export const notConfigured = (what: string): PingSummary => ({
+  ok: false,
+  reason: `${what} not configured`,
+});
 
 interface Fetched {
   status: number;
@@ -51,7 +54,11 @@ async function getJson(
   fetchImpl: typeof fetch,
 ): Promise<Fetched | PingSummary> {
   try {
-    const res = await fetchImpl(url, { method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetchImpl(url, {
+      method: 'GET',
+      headers,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await res.text();
     let body: unknown = null;
     try {
@@ -61,12 +68,22 @@ async function getJson(
     }
     return { status: res.status, body, text };
   } catch (err) {
-    const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+    const e = err as {
+      name?: string;
+      message?: string;
+      cause?: { code?: string; message?: string };
+    };
     if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
       return { ok: false, status: null, error: `timed out after ${timeoutMs} ms` };
     }
     const cause = e?.cause?.code ?? e?.cause?.message;
-    return { ok: false, status: null, error: cause ? `connection failed (${cause})` : `connection failed (${e?.message ?? String(err)})` };
+    return {
+      ok: false,
+      status: null,
+      error: cause
+        ? `connection failed (${cause})`
+        : `connection failed (${e?.message ?? String(err)})`,
+    };
   }
 }
 
@@ -87,8 +104,17 @@ function httpError(f: Fetched, provider: string): PingSummary {
           : null;
   } else if (typeof b.message === 'string') detail = b.message;
   else if (typeof b.error === 'string') detail = b.error;
-  else if (f.body === null && !['', 'null'].includes(f.text.trim()) && f.text.length <= 200 && !/[<>]/.test(f.text)) detail = f.text.trim();
-  const auth = f.status === 401 || f.status === 403 ? `${provider} refused the credentials` : `${provider} answered HTTP ${f.status}`;
+  else if (
+    f.body === null &&
+    !['', 'null'].includes(f.text.trim()) &&
+    f.text.length <= 200 &&
+    !/[<>]/.test(f.text)
+  )
+    detail = f.text.trim();
+  const auth =
+    f.status === 401 || f.status === 403
+      ? `${provider} refused the credentials`
+      : `${provider} answered HTTP ${f.status}`;
   return { ok: false, status: f.status, error: detail ? `${auth}: ${detail.slice(0, 200)}` : auth };
 }
 
@@ -99,7 +125,10 @@ export interface PingOptions {
 }
 
 /** Forum ping → PingSummary; `{ok:false, reason:'Discourse not configured'}` without DISCOURSE_URL/API key/group. */
-export async function pingDiscourse(config: ServerConfig, opts: PingOptions = {}): Promise<PingSummary> {
+export async function pingDiscourse(
+  config: ServerConfig,
+  opts: PingOptions = {},
+): Promise<PingSummary> {
   const d = config.discourse;
   if (d === null) return notConfigured('Discourse');
   const timeoutMs = config.pingTimeoutMs ?? PING_TIMEOUT_MS;
@@ -113,34 +142,56 @@ export async function pingDiscourse(config: ServerConfig, opts: PingOptions = {}
   if (r.status < 200 || r.status >= 300) return httpError(r, 'Discourse');
   const about = (r.body as { about?: { version?: unknown; title?: unknown } } | null)?.about;
   if (!about || typeof about !== 'object') {
-    return { ok: false, status: r.status, error: 'Discourse answered, but not with an about.json object' };
+    return {
+      ok: false,
+      status: r.status,
+      error: 'Discourse answered, but not with an about.json object',
+    };
   }
   return {
     ok: true,
     status: r.status,
     version: typeof about.version === 'string' ? about.version : null,
-    message: typeof about.title === 'string' ? `Forum '${about.title.slice(0, 80)}' reachable with the API key` : 'Forum reachable with the API key',
+    message:
+      typeof about.title === 'string'
+        ? `Forum '${about.title.slice(0, 80)}' reachable with the API key`
+        : 'Forum reachable with the API key',
   };
 }
 
 /** LemonSqueezy ping → PingSummary; `{ok:false, reason:'LemonSqueezy API key not configured'}` without LEMONSQUEEZY_API_KEY. */
-export async function pingLemonSqueezy(config: ServerConfig, opts: PingOptions = {}): Promise<PingSummary> {
+export async function pingLemonSqueezy(
+  config: ServerConfig,
+  opts: PingOptions = {},
+): Promise<PingSummary> {
   const key = config.lemonSqueezyApiKey;
   if (!key) return notConfigured('LemonSqueezy API key');
   const base = config.lemonSqueezyApiUrl ?? 'https://api.lemonsqueezy.com';
   const r = await getJson(
     `${base}/v1/users/me`,
-    { Authorization: `Bearer ${key}`, Accept: 'application/vnd.api+json', 'Content-Type': 'application/vnd.api+json' },
+    {
+      Authorization: `Bearer ${key}`,
+      Accept: 'application/vnd.api+json',
+      'Content-Type': 'application/vnd.api+json',
+    },
     config.pingTimeoutMs ?? PING_TIMEOUT_MS,
     opts.fetchImpl ?? fetch,
   );
   if (isFailure(r)) return r;
   if (r.status < 200 || r.status >= 300) return httpError(r, 'LemonSqueezy');
-  const body = r.body as { data?: { type?: unknown; attributes?: { name?: unknown } }; meta?: { test_mode?: unknown } } | null;
+  const body = r.body as {
+    data?: { type?: unknown; attributes?: { name?: unknown } };
+    meta?: { test_mode?: unknown };
+  } | null;
   if (!body?.data || body.data.type !== 'users') {
-    return { ok: false, status: r.status, error: 'LemonSqueezy answered, but not with a user object' };
+    return {
+      ok: false,
+      status: r.status,
+      error: 'LemonSqueezy answered, but not with a user object',
+    };
   }
-  const name = typeof body.data.attributes?.name === 'string' ? body.data.attributes.name.slice(0, 80) : null;
+  const name =
+    typeof body.data.attributes?.name === 'string' ? body.data.attributes.name.slice(0, 80) : null;
   const testMode = body.meta?.test_mode === true;
   return {
     ok: true,
@@ -151,7 +202,10 @@ export async function pingLemonSqueezy(config: ServerConfig, opts: PingOptions =
 }
 
 /** ClickBank developer ping → PingSummary; not configured without both CLICKBANK_DEVELOPER_KEY and CLICKBANK_CLERK_KEY. */
-export async function pingClickbankDeveloper(config: ServerConfig, opts: PingOptions = {}): Promise<PingSummary> {
+export async function pingClickbankDeveloper(
+  config: ServerConfig,
+  opts: PingOptions = {},
+): Promise<PingSummary> {
   const dev = config.clickbankDeveloperKey;
   const clerk = config.clickbankClerkKey;
   if (!dev || !clerk) return notConfigured('ClickBank developer and clerk keys');
@@ -164,7 +218,11 @@ export async function pingClickbankDeveloper(config: ServerConfig, opts: PingOpt
   );
   if (isFailure(r)) return r;
   if (r.status < 200 || r.status >= 300) return httpError(r, 'ClickBank');
-  return { ok: true, status: r.status, message: 'ClickBank API accepted the developer and clerk keys' };
+  return {
+    ok: true,
+    status: r.status,
+    message: 'ClickBank API accepted the developer and clerk keys',
+  };
 }
 
 /**
@@ -177,13 +235,21 @@ export function pingClickbankSecret(config: ServerConfig, opts: PingOptions = {}
   try {
     const plaintext = JSON.stringify(testNotification((opts.now ?? (() => new Date()))()));
     const back = decryptIns(encryptIns(plaintext, secret), secret);
-    if (back !== plaintext) return { ok: false, error: 'The TEST notification did not decrypt to what was encrypted' };
-    const summary: PingSummary = { ok: true, message: 'CLICKBANK_SECRET_KEY encrypts and decrypts a TEST Instant Notification' };
+    if (back !== plaintext)
+      return { ok: false, error: 'The TEST notification did not decrypt to what was encrypted' };
+    const summary: PingSummary = {
+      ok: true,
+      message: 'CLICKBANK_SECRET_KEY encrypts and decrypts a TEST Instant Notification',
+    };
     // ClickBank secret keys are at most 16 upper-case letters and digits; say so when it is not.
-    if (!/^[A-Z0-9]{1,16}$/.test(secret)) summary.warning = 'ClickBank secret keys are up to 16 upper-case letters and digits';
+    if (!/^[A-Z0-9]{1,16}$/.test(secret))
+      summary.warning = 'ClickBank secret keys are up to 16 upper-case letters and digits';
     return summary;
   } catch (err) {
-    return { ok: false, error: `The TEST notification could not be encrypted and decrypted (${err instanceof Error ? err.message : String(err)})` };
+    return {
+      ok: false,
+      error: `The TEST notification could not be encrypted and decrypted (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
 }
 
@@ -194,12 +260,17 @@ export type ClickbankWhich = 'secret' | 'developer' | null;
  * ClickBank ping: `developer`, `secret`, or both (null) → PingSummary. Both: ok when both are ok;
  * `developer` and `secret` carry each summary; message/reason join the two parts.
  */
-export async function pingClickbank(config: ServerConfig, which: ClickbankWhich, opts: PingOptions = {}): Promise<PingSummary> {
+export async function pingClickbank(
+  config: ServerConfig,
+  which: ClickbankWhich,
+  opts: PingOptions = {},
+): Promise<PingSummary> {
   if (which === 'developer') return pingClickbankDeveloper(config, opts);
   if (which === 'secret') return pingClickbankSecret(config, opts);
   const developer = await pingClickbankDeveloper(config, opts);
   const secret = pingClickbankSecret(config, opts);
-  const part = (name: string, s: PingSummary) => `${name}: ${s.ok ? 'ok' : (s.reason ?? s.error ?? 'failed')}`;
+  const part = (name: string, s: PingSummary) =>
+    `${name}: ${s.ok ? 'ok' : (s.reason ?? s.error ?? 'failed')}`;
   const line = `${part('developer', developer)}; ${part('secret', secret)}`;
   const ok = developer.ok && secret.ok;
   const summary: PingSummary = { ok, developer, secret };

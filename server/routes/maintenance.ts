@@ -20,7 +20,12 @@ import { badRequest } from '../errors';
 import { diagnostics } from '../maintenance/diag';
 import { enforceNow, parseEnforceBody } from '../maintenance/enforce';
 import { runExpirationJob } from '../maintenance/expirationJob';
-import { pingClickbank, pingDiscourse, pingLemonSqueezy, type ClickbankWhich } from '../maintenance/pings';
+import {
+  pingClickbank,
+  pingDiscourse,
+  pingLemonSqueezy,
+  type ClickbankWhich,
+} from '../maintenance/pings';
 
 /** The 400 message of a POST run-expiration without the explicit apply body. */
 export const APPLY_BODY_REQUIRED =
@@ -33,7 +38,9 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
   r.get('/maintenance/run-expiration', async (c) => {
     const raw = queryText(c.req.query(), 'dryRun');
     if (raw !== undefined && !/^(true|1)$/i.test(raw)) {
-      throw badRequest(`GET only previews (dryRun=true); POST {"dryRun": false} to apply (got dryRun=${raw})`);
+      throw badRequest(
+        `GET only previews (dryRun=true); POST {"dryRun": false} to apply (got dryRun=${raw})`,
+      );
     }
     return c.json(await runExpirationJob(deps, { dryRun: true }));
   });
@@ -46,7 +53,8 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
     } catch {
       throw badRequest('The body is not valid JSON');
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw badRequest('The body must be a JSON object');
     const v = (body as { dryRun?: unknown }).dryRun;
     if (v === undefined) throw badRequest(APPLY_BODY_REQUIRED);
     if (typeof v !== 'boolean') throw badRequest('dryRun must be true or false');
@@ -64,7 +72,9 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
     if (which !== undefined && which !== 'secret' && which !== 'developer') {
       throw badRequest(`which must be secret or developer (got '${which.slice(0, 40)}')`);
     }
-    return c.json(await pingClickbank(deps.config, (which ?? null) as ClickbankWhich, { now: deps.now }));
+    return c.json(
+      await pingClickbank(deps.config, (which ?? null) as ClickbankWhich, { now: deps.now }),
+    );
   });
   return r;
 }
