@@ -78,6 +78,11 @@ describe('GET /logs on the seeded rows', () => {
         JSON.stringify(r.context).includes(email),
       ),
     ).toBe(true);
+    expect(byContext.body.rows.length).toBeGreaterThan(1);
+    const keys = byContext.body.rows.map(
+      (r: { ts: string; id: number }) => `${r.ts}#${String(r.id).padStart(8, '0')}`,
+    );
+    expect([...keys].sort().reverse()).toEqual(keys);
   });
 
   it('matches LIKE wildcards literally and answers no rows for no match', async () => {

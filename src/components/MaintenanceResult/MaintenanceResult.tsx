@@ -61,7 +61,14 @@ function ExpirationBody({ result }: { result: ExpirationResult }) {
               Showing the first {shown.length} of {result.details.length} rows.
             </p>
           ) : null}
-          <div className={styles.tableWrap}>
+          {/* A scrollable region must be reachable by keyboard (axe scrollable-region-focusable). */}
+          <div
+            className={styles.tableWrap}
+            role="region"
+            aria-label={isPreview ? 'Users the run would expire' : 'Users expired'}
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+            tabIndex={0}
+          >
             <table className={styles.table}>
               <caption className="visually-hidden">
                 {isPreview ? 'Users the run would expire' : 'Users expired'}
