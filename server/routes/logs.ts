@@ -32,6 +32,12 @@ export const LOGS_MAX_PAGE_SIZE = 200;
 export const LOGS_DEFAULT_PAGE_SIZE = 50;
 /** A search's total is counted up to this many matches (then totalCapped is true). */
 export const LOGS_SEARCH_COUNT_CAP = 1000;
+/** Newest rows a search probes first to tell a common text from a rare one. */
+const LOGS_PROBE_ROWS = 2000;
+/** A search matching at least this share of the probed rows is treated as common. */
+const LOGS_COMMON_SHARE = 0.02;
+/** The most newest rows a common search walks to prove it passes the cap. */
+const LOGS_MAX_WINDOW = 100_000;
 /** Longest search text accepted (characters). */
 export const LOGS_MAX_Q = 200;
 
@@ -135,33 +141,70 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
   let total: number;
   let totalCapped = false;
   if (query.q) {
-    // One scan finds at most LOGS_SEARCH_COUNT_CAP + 1 matches (the trigram index for rare text, an
-    // early-stopping scan for common text). Within the cap they are the exact set: count it and
-    // page it in memory. Past the cap, total says "cap+" and the page is read newest first off
-    // the ts index, which finds common text at once.
-    const found = await db.query<{ id: number; ts: Date }>(
-      `SELECT id, ts FROM logs ${whereSql} LIMIT ${LOGS_SEARCH_COUNT_CAP + 1}`,
+    // The planner cannot tell a rare search from a common one (its LIKE estimates are guesses), and
+    // the wrong plan is slow either way: a trigram bitmap over a text found in every row, or a
+    // full scan for a text found nowhere. So the route decides, from the newest rows:
+    // 1. probe the newest LOGS_PROBE_ROWS rows (ts index): m matches;
+    // 2. common (m ≥ 2 %): walk the newest rows far enough to expect cap + 1 matches; finding
+    //    them proves total > cap → "cap+", and the page is read newest first off the ts index;
+    // 3. otherwise (or when that window falls short): the trigram index finds at most cap + 1
+    //    matches; within the cap they are the exact set, counted and paged in memory.
+    const probe = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT id FROM logs ORDER BY ts DESC, id DESC LIMIT ${LOGS_PROBE_ROWS}) r
+         JOIN logs USING (id) ${whereSql}`,
       params,
     );
-    if (found.rows.length > LOGS_SEARCH_COUNT_CAP) {
+    const m = probe.rows[0]?.n ?? 0;
+    let capped = false;
+    if (m >= LOGS_PROBE_ROWS * LOGS_COMMON_SHARE) {
+      const window = Math.min(
+        LOGS_MAX_WINDOW,
+        Math.ceil((1.5 * (LOGS_SEARCH_COUNT_CAP + 1) * LOGS_PROBE_ROWS) / m),
+      );
+      const recent = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT id FROM logs ORDER BY ts DESC, id DESC LIMIT ${window}) r
+           JOIN logs USING (id) ${whereSql}`,
+        params,
+      );
+      capped = (recent.rows[0]?.n ?? 0) > LOGS_SEARCH_COUNT_CAP;
+    }
+    if (capped) {
       total = LOGS_SEARCH_COUNT_CAP;
       totalCapped = true;
-      rows = (await db.query<Row>(pageSql, params)).rows;
+      rows = await db.transaction(async (tx) => {
+        await tx.exec('SET LOCAL enable_bitmapscan = off');
+        return (await tx.query<Row>(pageSql, params)).rows;
+      });
     } else {
-      total = found.rows.length;
-      const ids = [...found.rows]
-        .sort((a, b) => b.ts.getTime() - a.ts.getTime() || Number(b.id) - Number(a.id))
-        .slice(offset, offset + query.pageSize)
-        .map((r) => Number(r.id));
-      rows =
-        ids.length === 0
-          ? []
-          : (
-              await db.query<Row>(
-                'SELECT id, ts, level, msg, context FROM logs WHERE id = ANY($1::bigint[]) ORDER BY ts DESC, id DESC',
-                [ids],
-              )
-            ).rows;
+      const found = await db.transaction(async (tx) => {
+        await tx.exec('SET LOCAL enable_seqscan = off');
+        return (
+          await tx.query<{ id: number; ts: Date }>(
+            `SELECT id, ts FROM logs ${whereSql} LIMIT ${LOGS_SEARCH_COUNT_CAP + 1}`,
+            params,
+          )
+        ).rows;
+      });
+      if (found.length > LOGS_SEARCH_COUNT_CAP) {
+        total = LOGS_SEARCH_COUNT_CAP;
+        totalCapped = true;
+        rows = (await db.query<Row>(pageSql, params)).rows;
+      } else {
+        total = found.length;
+        const ids = [...found]
+          .sort((a, b) => b.ts.getTime() - a.ts.getTime() || Number(b.id) - Number(a.id))
+          .slice(offset, offset + query.pageSize)
+          .map((r) => Number(r.id));
+        rows =
+          ids.length === 0
+            ? []
+            : (
+                await db.query<Row>(
+                  'SELECT id, ts, level, msg, context FROM logs WHERE id = ANY($1::bigint[]) ORDER BY ts DESC, id DESC',
+                  [ids],
+                )
+              ).rows;
+      }
     }
   } else {
     rows = (await db.query<Row>(pageSql, params)).rows;
