@@ -150,8 +150,9 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
     // 3. otherwise (or when that window falls short): the trigram index finds at most cap + 1
     //    matches; within the cap they are the exact set, counted and paged in memory.
     const probe = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (SELECT id FROM logs ORDER BY ts DESC, id DESC LIMIT ${LOGS_PROBE_ROWS}) r
-         JOIN logs USING (id) ${whereSql}`,
+      `SELECT count(*)::int AS n
+         FROM (SELECT level, msg, context FROM logs ORDER BY ts DESC, id DESC LIMIT ${LOGS_PROBE_ROWS}) AS logs
+        ${whereSql}`,
       params,
     );
     const m = probe.rows[0]?.n ?? 0;
@@ -162,8 +163,9 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
         Math.ceil((1.5 * (LOGS_SEARCH_COUNT_CAP + 1) * LOGS_PROBE_ROWS) / m),
       );
       const recent = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT id FROM logs ORDER BY ts DESC, id DESC LIMIT ${window}) r
-           JOIN logs USING (id) ${whereSql}`,
+        `SELECT count(*)::int AS n
+           FROM (SELECT level, msg, context FROM logs ORDER BY ts DESC, id DESC LIMIT ${window}) AS logs
+          ${whereSql}`,
         params,
       );
       capped = (recent.rows[0]?.n ?? 0) > LOGS_SEARCH_COUNT_CAP;
@@ -172,7 +174,9 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
       total = LOGS_SEARCH_COUNT_CAP;
       totalCapped = true;
       rows = await db.transaction(async (tx) => {
+        // Newest first off the ts (or level) index, stopping at the page: never a sort of every match.
         await tx.exec('SET LOCAL enable_bitmapscan = off');
+        await tx.exec('SET LOCAL enable_seqscan = off');
         return (await tx.query<Row>(pageSql, params)).rows;
       });
     } else {
