@@ -144,14 +144,16 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
     // The planner cannot tell a rare search from a common one (its LIKE estimates are guesses), and
     // the wrong plan is slow either way: a trigram bitmap over a text found in every row, or a
     // full scan for a text found nowhere. So the route decides, from the newest rows:
-    // 1. probe the newest LOGS_PROBE_ROWS rows (ts index): m matches;
+    // 1. probe the newest LOGS_PROBE_ROWS rows (of the level, when given): m matches;
     // 2. common (m ≥ 2 %): walk the newest rows far enough to expect cap + 1 matches; finding
     //    them proves total > cap → "cap+", and the page is read newest first off the ts index;
     // 3. otherwise (or when that window falls short): the trigram index finds at most cap + 1
     //    matches; within the cap they are the exact set, counted and paged in memory.
+    // The newest rows of the chosen level (level is always $1 when given).
+    const levelOnly = query.level ? 'WHERE level = $1' : '';
     const probe = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n
-         FROM (SELECT level, msg, context FROM logs ORDER BY ts DESC, id DESC LIMIT ${LOGS_PROBE_ROWS}) AS logs
+         FROM (SELECT level, msg, context FROM logs ${levelOnly} ORDER BY ts DESC, id DESC LIMIT ${LOGS_PROBE_ROWS}) AS logs
         ${whereSql}`,
       params,
     );
@@ -164,7 +166,7 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
       );
       const recent = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n
-           FROM (SELECT level, msg, context FROM logs ORDER BY ts DESC, id DESC LIMIT ${window}) AS logs
+           FROM (SELECT level, msg, context FROM logs ${levelOnly} ORDER BY ts DESC, id DESC LIMIT ${window}) AS logs
           ${whereSql}`,
         params,
       );
