@@ -48,6 +48,11 @@ describe('loadConfig defaults', () => {
       loginRateLimit: { maxAttempts: 10, windowS: 900 },
       trustProxy: false,
       logLevel: 'info',
+      lemonSqueezyApiUrl: 'https://api.lemonsqueezy.com',
+      clickbankApiUrl: 'https://api.clickbank.com',
+      clickbankSecretKey: null,
+      logRetentionDays: 30,
+      logMaxRows: 1_000_000,
     });
     expect(config.jwtSecret).toHaveLength(32);
     // The demo password 'admin' is kept only as a scrypt hash.
@@ -262,6 +267,21 @@ describe('loadConfig validation (fails fast, naming the variable)', () => {
       { LOG_LEVEL: 'loud' },
       'LOG_LEVEL',
       'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"',
+    ],
+    [
+      { LEMONSQUEEZY_API_URL: 'ftp://x' },
+      'LEMONSQUEEZY_API_URL',
+      'LEMONSQUEEZY_API_URL must be an http(s) URL, got "ftp://x"',
+    ],
+    [
+      { CLICKBANK_API_URL: 'nope' },
+      'CLICKBANK_API_URL',
+      'CLICKBANK_API_URL must be an http(s) URL, got "nope"',
+    ],
+    [
+      { LOG_RETENTION_DAYS: '0' },
+      'LOG_RETENTION_DAYS',
+      'LOG_RETENTION_DAYS must be a whole number between 1 and 3650, got "0"',
     ],
   ])('%j → ConfigError(%s)', async (env, variable, message) => {
     expect(await failure(env)).toEqual({ variable, message });

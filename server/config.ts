@@ -181,7 +181,9 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
  * DATA_DIR/jwt-secret), SESSION_TTL_S 43200, REPORTING_CURRENCY USD, FX_RATES, SEED_CUSTOMERS 3000,
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
- * optional http(s) URLs). Rejects with ConfigError (naming the variable) on any invalid value.
+ * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000. Rejects with ConfigError (naming the variable)
+ * on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
   const port = integer(env, 'PORT', 8080, 0, 65_535);
@@ -253,7 +255,27 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     logLevel: logLevel(env),
     siteUrl: httpUrl(env, 'SITE_URL'),
     forumUrl: httpUrl(env, 'FORUM_URL'),
+    lemonSqueezyApiUrl: baseUrl(env, 'LEMONSQUEEZY_API_URL', 'https://api.lemonsqueezy.com'),
+    clickbankApiUrl: baseUrl(env, 'CLICKBANK_API_URL', 'https://api.clickbank.com'),
+    clickbankSecretKey: text(env, 'CLICKBANK_SECRET_KEY'),
+    logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
+    logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
   };
+}
+
+/** An http(s) base URL from `name` (default `fallback`), without trailing slashes; ConfigError otherwise. */
+function baseUrl(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new ConfigError(name, `${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 function logLevel(env: Env): string {

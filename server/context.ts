@@ -58,6 +58,18 @@ export interface ServerConfig {
    */
   siteUrl?: string | null;
   forumUrl?: string | null;
+  /** LemonSqueezy API base URL (LEMONSQUEEZY_API_URL, default https://api.lemonsqueezy.com; no trailing slash). */
+  lemonSqueezyApiUrl?: string;
+  /** ClickBank API base URL (CLICKBANK_API_URL, default https://api.clickbank.com; no trailing slash). */
+  clickbankApiUrl?: string;
+  /** ClickBank Instant Notification secret key (CLICKBANK_SECRET_KEY); never sent anywhere, never logged. */
+  clickbankSecretKey?: string | null;
+  /** Time-out of each maintenance ping in ms (default 10 000; not an environment variable, tests shorten it). */
+  pingTimeoutMs?: number;
+  /** Log rows older than this many days are deleted (LOG_RETENTION_DAYS, default 30). */
+  logRetentionDays?: number;
+  /** At most this many log rows are kept, the oldest deleted first (LOG_MAX_ROWS, default 1 000 000). */
+  logMaxRows?: number;
 }
 
 /** Dependencies handed to every route factory. */

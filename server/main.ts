@@ -14,7 +14,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
-import { createLogger, flushDbLogs } from './logging';
+import { createLogger, flushDbLogs, startLogRetention } from './logging';
 import { seedDemoData } from './seed';
 
 /** A running server: its base URL (http://localhost:<port>), port, and an idempotent close. */
@@ -89,6 +89,8 @@ export async function startServer(
   }
   const deps: AppDeps = { db, config, log, now };
   const app = createApp(deps);
+  // Log retention (LOG_RETENTION_DAYS, LOG_MAX_ROWS): once now, then every 15 minutes.
+  const retention = startLogRetention(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () =>
@@ -102,6 +104,8 @@ export async function startServer(
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      retention.stop();
+      await retention.ready;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Long-lived streams (server-sent events) would otherwise hold close() open.

@@ -102,6 +102,33 @@ async function databaseState(deps: AppDeps): Promise<DbState> {
   }
 }
 
+/** Remembers, per key, the start of the window in which it was last claimed. */
+export interface OncePerWindow {
+  /** True (and records `nowMs`) when `key` was not claimed within the last window; false otherwise. */
+  claim(key: string, nowMs: number): boolean;
+  /** Keys remembered now. */
+  size(): number;
+}
+
+/** At most one claim per key per `windowMs` (the rate-limit log rows); forgets keys after a window; bounded at 10 000 keys. */
+export function createOncePerWindow(windowMs: number, maxKeys = 10_000): OncePerWindow {
+  const last = new Map<string, number>();
+  return {
+    claim(key, nowMs) {
+      const at = last.get(key);
+      if (at !== undefined && nowMs - at < windowMs) return false;
+      if (last.size >= maxKeys) {
+        for (const [k, t] of last) if (nowMs - t >= windowMs) last.delete(k);
+        // Still full: refuse rather than grow (the limiter itself keeps answering 429).
+        if (last.size >= maxKeys) return false;
+      }
+      last.set(key, nowMs);
+      return true;
+    },
+    size: () => last.size,
+  };
+}
+
 /** Options for the auth router; tests inject a limiter. */
 export interface AuthRouterOptions {
   limiter?: SlidingWindowLimiter;
@@ -119,6 +146,7 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
   const limits = config.loginRateLimit ?? { maxAttempts: 10, windowS: 900 };
   const limiter =
     options.limiter ?? createSlidingWindowLimiter(limits.maxAttempts, limits.windowS * 1000);
+  const rateLimitLogged = createOncePerWindow(limits.windowS * 1000);
   const router = new Hono();
 
   router.post('/auth/login', async (c) => {
@@ -126,11 +154,14 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
     const nowMs = deps.now().getTime();
     const decision = limiter.check(ip, nowMs);
     if (!decision.allowed) {
-      deps.log.warn({ ip }, 'sign-in rate limit hit');
-      writeDbLog(deps, 'warn', 'Sign-in rate limit hit', {
-        ip,
-        retry_after_s: decision.retryAfterS,
-      });
+      // One row per client address per window: refused attempts cannot flood the logs table.
+      if (rateLimitLogged.claim(ip, nowMs)) {
+        deps.log.warn({ ip }, 'sign-in rate limit hit');
+        writeDbLog(deps, 'warn', 'Sign-in rate limit hit', {
+          ip,
+          retry_after_s: decision.retryAfterS,
+        });
+      }
       c.header('Retry-After', String(decision.retryAfterS));
       return c.json(
         {
@@ -169,7 +200,8 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
       limiter.record(ip, nowMs);
       const code = !emailMatches ? 'INCORRECT_USER' : 'INCORRECT_PASSWORD';
       deps.log.warn({ ip, code }, 'sign-in failed');
-      writeDbLog(deps, 'warn', 'Admin sign-in failed', { email, code, ip });
+      // Never the typed email: a password pasted into the Email field must not reach the logs.
+      writeDbLog(deps, 'warn', 'Admin sign-in failed', { code, ip });
       return c.json({ error: 'unauthorized', ok: false, code, message: AUTH_MESSAGES[code] }, 401);
     }
 

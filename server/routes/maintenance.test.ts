@@ -149,6 +149,13 @@ describe('maintenance/run-expiration', () => {
     ['POST', '/maintenance/run-expiration', { dryRun: 'no' }, /dryRun must be true or false/],
     ['POST', '/maintenance/run-expiration', '[1]', /must be a JSON object/],
     ['POST', '/maintenance/run-expiration', '{', /not valid JSON/],
+    [
+      'POST',
+      '/maintenance/run-expiration',
+      undefined,
+      /Nothing was applied: send the body \{"dryRun": false\}/,
+    ],
+    ['POST', '/maintenance/run-expiration', {}, /Nothing was applied/],
   ])('%s %s %j → 400 and nothing written', async (method, path, body, message) => {
     const before = await snapshot(db);
     const res = await call(app, method, path, body);
@@ -223,5 +230,180 @@ describe('maintenance/run-expiration', () => {
         },
       },
     ]);
+  });
+});
+
+describe('expiration job', () => {
+  it('a second apply while one runs answers 409; the dry run then shows 0 and diag keeps the last run', async () => {
+    // A forum that answers slowly keeps the first run busy.
+    fake = await startFakeDiscourse((req) => {
+      if (req.path.startsWith('/admin/users/list/')) return 'hang';
+      return { status: 200, body: {} };
+    });
+    const slow = testDeps(db, NOW, { discourse: discourseConfig(fake.url, { timeoutMs: 400 }) });
+    const a = testApp(slow, [maintenanceRoutes]);
+    const preview = await call(a, 'GET', '/maintenance/run-expiration?dryRun=true');
+    const first = call(a, 'POST', '/maintenance/run-expiration', { dryRun: false });
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await call(a, 'POST', '/maintenance/run-expiration', { dryRun: false });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({
+      error: 'conflict',
+      message: expect.stringMatching(/already running/),
+    });
+    const done = await first;
+    expect(done.status).toBe(200);
+    expect(done.body.affected).toEqual(preview.body.affected);
+    const after = await call(a, 'GET', '/maintenance/run-expiration?dryRun=true');
+    expect(after.body).toMatchObject({ affected_count: 0, affected: [] });
+    const diag = await call(a, 'GET', '/maintenance/diag');
+    expect(diag.body.expiration).toMatchObject({
+      running: null,
+      last_run: {
+        ok: true,
+        trigger: 'console',
+        processed: 2,
+        affected_count: 2,
+        sample_emails: ['dave_x@example.com', 'erin@example.com'],
+        forum_failures: 2,
+      },
+    });
+    // A third run is allowed again once the first has finished.
+    expect((await call(a, 'POST', '/maintenance/run-expiration', { dryRun: false })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('GET /maintenance/diag', () => {
+  it('reports versions, database, counts, integrations as yes/no and uptime, never secrets', async () => {
+    const deps = testDeps(db, NOW, {
+      lemonSqueezyApiKey: 'ls-very-secret',
+      clickbankSecretKey: 'CBSECRET',
+    });
+    const res = await call(testApp(deps, [maintenanceRoutes]), 'GET', '/maintenance/diag');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      versions: {
+        app: '0.0.1',
+        node: process.version,
+        database: expect.stringMatching(/PostgreSQL/),
+      },
+      database: {
+        ok: true,
+        migrations_applied: expect.any(Number),
+        last_migration: expect.stringMatching(/^\d{3}_/),
+      },
+      counts: {
+        customers: 5,
+        subscriptions: { lemonsqueezy: 3, clickbank: 1, total: 4 },
+        members: { active: 1, scheduled: 1, cancelled: 1 },
+        pending_expirations: 2,
+        webhook_dedup_rows: 0,
+        log_rows: 0,
+      },
+      integrations: {
+        discourse: false,
+        lemonsqueezy_api: true,
+        clickbank_api: false,
+        clickbank_secret_key: true,
+      },
+      uptime_s: 0,
+    });
+    expect(res.body.database.size_bytes).toBeGreaterThan(0);
+    expect(JSON.stringify(res.body)).not.toMatch(/ls-very-secret|CBSECRET/);
+  });
+});
+
+describe('POST /maintenance/enforce-now', () => {
+  it('expires a due user now (one log row), leaves others alone, and 404s an unknown email', async () => {
+    const res = await call(app, 'POST', '/maintenance/enforce-now', {
+      email: ' Dave_X@Example.com ',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      email: 'dave_x@example.com',
+      mg_status: 'cancelled',
+      expires_at: '2026-11-19T06:00:00.000Z',
+      changed: true,
+      action: 'expired',
+      discourse: { skipped: true, reason: 'Discourse not configured' },
+    });
+    expect(await statuses()).toEqual([
+      '1:active',
+      '2:active',
+      '3:cancelled',
+      '4:cancelled',
+      '5:active',
+    ]);
+    const logs = await db.query<{ msg: string; context: { action: string } }>(
+      'SELECT msg, context FROM logs',
+    );
+    expect(logs.rows).toEqual([
+      {
+        msg: 'access.expired',
+        context: expect.objectContaining({ email: 'dave_x@example.com', action: 'enforce_now' }),
+      },
+    ]);
+
+    const scheduled = await call(app, 'POST', '/maintenance/enforce-now', {
+      email: 'bob@example.com',
+    });
+    expect(scheduled.body).toMatchObject({ mg_status: 'active', changed: false, action: 'none' });
+
+    const before = await snapshot(db);
+    const unknown = await call(app, 'POST', '/maintenance/enforce-now', {
+      email: 'nobody@example.com',
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({
+      error: 'not_found',
+      message: 'No user with email nobody@example.com',
+    });
+    for (const bad of [{}, { email: 'not-an-email' }, { email: 42 }]) {
+      expect((await call(app, 'POST', '/maintenance/enforce-now', bad)).status).toBe(400);
+    }
+    expect(await snapshot(db)).toEqual(before);
+  });
+
+  it('pushes the resulting state to the forum: revoke when cancelled', async () => {
+    fake = await startFakeDiscourse((req) =>
+      req.path.startsWith('/admin/users/list/')
+        ? { status: 200, body: [{ username: 'erin', email: 'erin@example.com' }] }
+        : { status: 200, body: { success: 'OK' } },
+    );
+    const a = testApp(testDeps(db, NOW, { discourse: discourseConfig(fake.url) }), [
+      maintenanceRoutes,
+    ]);
+    const res = await call(a, 'POST', '/maintenance/enforce-now', { email: 'erin@example.com' });
+    expect(res.body).toMatchObject({
+      mg_status: 'cancelled',
+      changed: true,
+      discourse: { ok: true, status: 200 },
+    });
+    expect(fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/groups/42/members.json',
+    ]);
+  });
+});
+
+describe('pings through the router', () => {
+  it('answer 200 with the not-configured summary, and 400 for an unknown which', async () => {
+    expect((await call(app, 'GET', '/maintenance/ping-discourse')).body).toEqual({
+      ok: false,
+      reason: 'Discourse not configured',
+    });
+    expect((await call(app, 'GET', '/maintenance/ping-lemonsqueezy')).body).toEqual({
+      ok: false,
+      reason: 'LemonSqueezy API key not configured',
+    });
+    const cb = await call(app, 'GET', '/maintenance/ping-clickbank?which=secret');
+    expect(cb).toEqual({
+      status: 200,
+      body: { ok: false, reason: 'CLICKBANK_SECRET_KEY not configured' },
+    });
+    const bad = await call(app, 'GET', '/maintenance/ping-clickbank?which=everything');
+    expect(bad.status).toBe(400);
   });
 });

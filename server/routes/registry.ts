@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import { clickbankRoutes } from './clickbank';
 import { isrRoutes } from './isr';
+import { logsRoutes } from './logs';
 import { maintenanceRoutes } from './maintenance';
 import { metricsRoutes } from './metrics';
 import { subscriptionsRoutes } from './subscriptions';
@@ -21,4 +22,5 @@ export const featureRoutes: RouteFactory[] = [
   maintenanceRoutes,
   metricsRoutes,
   isrRoutes,
+  logsRoutes,
 ];

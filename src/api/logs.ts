@@ -25,6 +25,7 @@ const logsSchema = z.object({
   rows: z.array(z.unknown()),
   total: wireInt.optional(),
   totalPages: wireInt.optional(),
+  totalCapped: z.boolean().optional(),
 });
 
 function toLogEntry(raw: WireObject, index: number): LogEntry {
@@ -50,7 +51,12 @@ export async function fetchLogs(query: LogsQuery, signal?: AbortSignal): Promise
   });
   const rows = asObjectList(answer.rows).map(toLogEntry);
   const total = answer.total ?? rows.length;
-  return { rows, total, totalPages: answer.totalPages ?? totalPages(total, query.pageSize) };
+  return {
+    rows,
+    total,
+    totalPages: answer.totalPages ?? totalPages(total, query.pageSize),
+    isTotalCapped: answer.totalCapped === true,
+  };
 }
 
 /** Query: one logs page, keeping the previous page on screen while the next loads. */

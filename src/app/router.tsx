@@ -12,7 +12,7 @@
  * | /isr            | IsrScreen                                | yes   |
  * | /logs           | LogsScreen                               | yes   |
  * | /settings       | SettingsScreen                           | yes   |
- * | /maintenance    | PlaceholderScreen 'Maintenance'          | yes   |
+ * | /maintenance    | MaintenanceScreen                        | yes   |
  * | * (unknown)     | redirect to / (replace)                  | —     |
  *
  * Guarded routes share the layout (AppShell). Screens load lazily, so the first bundle holds only
@@ -52,15 +52,9 @@ const MetricsScreen = lazyScreen(() =>
 );
 const IsrScreen = lazyScreen(() => import('../screens/IsrScreen').then((m) => m.IsrScreen));
 const LogsScreen = lazyScreen(() => import('../screens/LogsScreen').then((m) => m.LogsScreen));
-const PlaceholderScreen = lazyScreen(() =>
-  import('../screens/PlaceholderScreen').then((m) => m.PlaceholderScreen),
+const MaintenanceScreen = lazyScreen(() =>
+  import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
 );
-
-/** A guarded route whose content arrives in a later release: its title is its heading. */
-function placeholderRoute(path: string, title: string): RouteObject {
-  const handle: RouteHandle = { title };
-  return { path, handle, element: <PlaceholderScreen title={title} /> };
-}
 
 /** Titles of the guarded screens (§2), also used for the document title. */
 const titles = {
@@ -129,7 +123,11 @@ export const appRoutes: RouteObject[] = [
                 handle: { title: titles.settings } satisfies RouteHandle,
                 element: <SettingsScreen />,
               },
-              placeholderRoute('maintenance', titles.maintenance),
+              {
+                path: 'maintenance',
+                handle: { title: titles.maintenance } satisfies RouteHandle,
+                element: <MaintenanceScreen />,
+              },
             ],
           },
         ],

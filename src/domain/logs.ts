@@ -50,8 +50,11 @@ export interface LogEntry {
 /** One page of logs (§7 {rows, total, totalPages}). */
 export interface LogsPage {
   rows: LogEntry[];
+  /** Matching entries; with a search, counted only up to a cap (see isTotalCapped). */
   total: number;
   totalPages: number;
+  /** The server stopped counting search matches at `total` (docs/api.md totalCapped): show 'N+'. */
+  isTotalCapped: boolean;
 }
 
 /** Whether a log context has anything to show ('view'): not null, not an empty object or array. */

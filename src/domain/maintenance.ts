@@ -143,3 +143,69 @@ export function maintenanceErrorMessage(error: unknown): string {
 export function pingFailureLine(error: unknown): string {
   return `ping failed: ${maintenanceErrorMessage(error)}`;
 }
+
+/** The maintenance actions (§2 Maintenance); only one runs at a time (§4). */
+export type MaintenanceActionId =
+  | 'dry-run'
+  | 'run-now'
+  | 'diag'
+  | 'ping-discourse'
+  | 'ping-lemonsqueezy'
+  | 'ping-clickbank'
+  | 'enforce';
+
+/** The pings of §2: the forum, the billing store and the marketplace. */
+export type PingTarget = 'discourse' | 'lemonsqueezy' | 'clickbank';
+
+/** The marketplace ping's variant in the screen (§2): default (no which), secret or developer. */
+export type ClickbankPingChoice = 'default' | 'secret' | 'developer';
+
+/** What the result view shows for one finished action (a pure value, built by the screen). */
+export type MaintenanceOutcome =
+  | { kind: 'expiration'; result: MaintenanceResult }
+  | { kind: 'ping'; target: PingTarget; summary: PingSummary }
+  | { kind: 'enforce'; email: string; answer: unknown }
+  | { kind: 'failure'; action: MaintenanceActionId; message: string };
+
+/** The display names of the ping targets (§2: forum, billing store, marketplace). */
+export const PING_TARGET_LABELS: Record<PingTarget, string> = {
+  discourse: 'Forum (Discourse)',
+  lemonsqueezy: 'LemonSqueezy',
+  clickbank: 'ClickBank',
+};
+
+/** One diagnostics key/value pair: a dotted path and its display text. */
+export interface DiagPair {
+  key: string;
+  value: string;
+}
+
+/**
+ * Flattens the free-form diagnostics object (CONTRACT.md) into key/value pairs in the server's
+ * order: nested objects become dotted keys ('counts.members.active'), arrays and scalars their
+ * text ('001_init, 002_list_indexes', 'yes'/'no' for booleans, '—' for null). At most `limit`
+ * pairs (default 200); never throws.
+ */
+export function flattenDiag(raw: unknown, limit = 200): DiagPair[] {
+  const out: DiagPair[] = [];
+  const walk = (value: unknown, key: string, depth: number) => {
+    if (out.length >= limit) return;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < 5) {
+      const entries = Object.entries(value as Bag);
+      if (entries.length === 0 && key) out.push({ key, value: '{}' });
+      for (const [k, v] of entries) walk(v, key ? `${key}.${k}` : k, depth + 1);
+      return;
+    }
+    if (!key) return;
+    let text: string;
+    if (value == null) text = '—';
+    else if (typeof value === 'boolean') text = value ? 'yes' : 'no';
+    else if (Array.isArray(value))
+      text = value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
+    else if (typeof value === 'object') text = JSON.stringify(value);
+    else text = String(value);
+    out.push({ key, value: text });
+  };
+  walk(raw, '', 0);
+  return out;
+}

@@ -5,7 +5,7 @@ import type { LogEntry, LogsPage } from '../../src/domain/logs';
 import { LOG_ROWS } from '../../tests/msw/fixtures-logs';
 
 const ENTRIES: LogEntry[] = LOG_ROWS.map((r) => ({ ...r, id: String(r.id) }));
-const PAGE: LogsPage = { rows: ENTRIES, total: 1_284, totalPages: 26 };
+const PAGE: LogsPage = { rows: ENTRIES, total: 1_284, totalPages: 26, isTotalCapped: false };
 
 const meta = {
   title: 'Logs/LogsView',
@@ -112,5 +112,19 @@ export const AutoRefreshOff: Story = {
     await expect(canvas.getByLabelText('Auto-refresh')).not.toBeChecked();
     await expect(canvas.getByLabelText('Rows')).toHaveValue('200');
     await expect(canvas.getByText(/vendor variables carried over/)).toBeVisible();
+  },
+};
+
+/** A common search the server stopped counting at its cap: 'Total: 1,000+'. */
+export const SearchTotalCapped: Story = {
+  args: {
+    filters: { level: '', q: 'request' },
+    list: { status: 'ready', data: { ...PAGE, total: 1000, totalPages: 20, isTotalCapped: true } },
+    totalPages: 20,
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('navigation', { name: 'Log pages' })).toHaveTextContent(
+      'Total: 1,000+',
+    );
   },
 };

@@ -25,6 +25,7 @@ import {
 } from './fixtures';
 import { logsHandlers } from './handlers-logs';
 import { metricsDefaultHandlers } from './handlers-metrics';
+import { maintenanceHandlers } from './handlers-maintenance';
 
 /** The default admin API prefix (CONTRACT.md). */
 export const API_PREFIX = '/api/admin';
@@ -404,5 +405,6 @@ export function defaultHandlers(): HttpHandler[] {
     clickbankOrdersHandlers.list(),
     logsHandlers.list(),
     ...metricsDefaultHandlers(),
+    ...maintenanceHandlers(),
   ];
 }

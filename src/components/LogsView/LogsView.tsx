@@ -36,11 +36,6 @@ export interface LogsViewProps extends Omit<
   onAutoRefreshChange: (isOn: boolean) => void;
 }
 
-/** '1 entry' / '1,234 entries'. */
-function entriesCount(total: number): string {
-  return `Total: ${formatCount(total)}`;
-}
-
 /**
  * The Logs screen's view (§2 Logs): title and 'Server application logs (latest first).', the
  * filter row (Level, Search, Rows, Auto-refresh, Refresh, Clear), the table (Timestamp UTC to
@@ -65,6 +60,9 @@ export function LogsView({
     list.status === 'ready' ? { status: 'ready', data: list.data.rows } : list;
   const total = list.status === 'ready' ? list.data.total : list.status === 'empty' ? 0 : null;
   const isBusy = list.status === 'loading' || isRefreshing;
+  // A search the server stopped counting at its cap reads 'Total: 1,000+'.
+  const isCapped = list.status === 'ready' && list.data.isTotalCapped;
+  const formatTotal = (count: number) => `Total: ${formatCount(count)}${isCapped ? '+' : ''}`;
 
   return (
     <section className={styles.view} aria-labelledby={titleId}>
@@ -109,7 +107,7 @@ export function LogsView({
           page={query.page}
           totalPages={totalPages ?? (list.status === 'empty' ? 1 : null)}
           total={total}
-          formatTotal={entriesCount}
+          formatTotal={formatTotal}
           pageSize={query.pageSize}
           onPageChange={onPageChange}
           onRefresh={onRefresh}

@@ -140,6 +140,7 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
       ],
       total: 1,
       totalPages: 1,
+      isTotalCapped: false,
     });
   });
 

@@ -1,0 +1,145 @@
+/**
+ * The expiration run as a job (specification §2 Maintenance "Expire cancelled access", §4
+ * "Only one action runs at a time"; issue 8 "Expiration apply"):
+ *
+ * - a real run (dryRun false) cannot run twice at once, per database: a second start while one
+ *   runs is refused with 409 `{error:'conflict', message:'An expiration run is already running…'}`;
+ * - dry runs never write and may run any time; the dry run and the real run select with the same
+ *   condition (server/access/expiration.ts: mg_status active AND expires_at ≤ now), so a real run
+ *   applies what a dry run at that moment previews, and a dry run right after shows 0;
+ * - the last real run's outcome (started/finished, ok, counts, sample emails, or the error) is
+ *   kept in memory and in the `meta` table (key expiration_last_run) for GET /maintenance/diag.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import type { AppDeps } from '../context';
+import { ApiError } from '../errors';
+import { runExpiration, type ExpirationResult } from '../access/expiration';
+
+/** What GET /maintenance/diag reports about the last real expiration run. Instants ISO UTC. */
+export interface ExpirationRunRecord {
+  started_at: string;
+  finished_at: string;
+  /** 'console' (POST run-expiration) or another trigger name (a scheduler). */
+  trigger: string;
+  ok: boolean;
+  processed: number | null;
+  affected_count: number | null;
+  /** At most 5 emails. */
+  sample_emails: string[];
+  /** Members whose forum revoke failed. */
+  forum_failures: number;
+  /** The error message when ok is false. */
+  error: string | null;
+}
+
+/** The `meta` key that keeps the last run (JSON). */
+export const LAST_RUN_META_KEY = 'expiration_last_run';
+
+interface JobState {
+  running: { started_at: string; trigger: string } | null;
+  last: ExpirationRunRecord | null;
+}
+
+const states = new WeakMap<PGlite, JobState>();
+
+function stateOf(db: PGlite): JobState {
+  let s = states.get(db);
+  if (!s) {
+    s = { running: null, last: null };
+    states.set(db, s);
+  }
+  return s;
+}
+
+/** The job's current state for `db`: the run in progress (or null) and the last finished run (memory, else `meta`). */
+export async function expirationJobStatus(
+  db: PGlite,
+): Promise<{ running: JobState['running']; last_run: ExpirationRunRecord | null }> {
+  const s = stateOf(db);
+  let last = s.last;
+  if (last === null) {
+    try {
+      const r = await db.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [
+        LAST_RUN_META_KEY,
+      ]);
+      const raw = r.rows[0]?.value;
+      if (raw) last = JSON.parse(raw) as ExpirationRunRecord;
+    } catch {
+      last = null;
+    }
+  }
+  return { running: s.running, last_run: last };
+}
+
+/**
+ * Runs the expiration: a dry run → runExpiration(dryRun true) as is; a real run → takes the
+ * per-database lock (409 ApiError when held), runs, records the outcome (also on failure, then
+ * rethrows) and releases the lock.
+ */
+export async function runExpirationJob(
+  deps: AppDeps,
+  opts: { dryRun: boolean; trigger?: string },
+): Promise<ExpirationResult> {
+  if (opts.dryRun) return runExpiration(deps, { dryRun: true });
+  const s = stateOf(deps.db);
+  if (s.running) {
+    throw new ApiError(
+      409,
+      'conflict',
+      `An expiration run is already running (started ${s.running.started_at}); try again when it has finished`,
+      {
+        running_since: s.running.started_at,
+      },
+    );
+  }
+  const trigger = opts.trigger ?? 'console';
+  const startedAt = deps.now().toISOString();
+  s.running = { started_at: startedAt, trigger };
+  try {
+    const result = await runExpiration(deps, { dryRun: false });
+    await record(deps, s, {
+      started_at: startedAt,
+      finished_at: deps.now().toISOString(),
+      trigger,
+      ok: true,
+      processed: result.processed,
+      affected_count: result.affected_count,
+      sample_emails: result.sample_emails,
+      forum_failures: result.details.filter(
+        (d) => d.discourse && 'ok' in d.discourse && d.discourse.ok === false,
+      ).length,
+      error: null,
+    });
+    return result;
+  } catch (err) {
+    await record(deps, s, {
+      started_at: startedAt,
+      finished_at: deps.now().toISOString(),
+      trigger,
+      ok: false,
+      processed: null,
+      affected_count: null,
+      sample_emails: [],
+      forum_failures: 0,
+      error: err instanceof Error ? err.message.slice(0, 300) : String(err).slice(0, 300),
+    });
+    throw err;
+  } finally {
+    s.running = null;
+  }
+}
+
+async function record(deps: AppDeps, s: JobState, rec: ExpirationRunRecord): Promise<void> {
+  s.last = rec;
+  try {
+    await deps.db.query(
+      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+      [LAST_RUN_META_KEY, JSON.stringify(rec)],
+    );
+  } catch (err) {
+    deps.log.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'could not keep the last expiration run',
+    );
+  }
+}

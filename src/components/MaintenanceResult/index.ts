@@ -1,0 +1,1 @@
+export { MaintenanceResult, type MaintenanceResultProps } from './MaintenanceResult';

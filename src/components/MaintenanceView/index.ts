@@ -1,0 +1,1 @@
+export { MaintenanceView, type MaintenanceViewProps, type DiagState } from './MaintenanceView';
