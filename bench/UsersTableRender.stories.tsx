@@ -15,9 +15,9 @@ import type { SortState, UserRow, UserSortKey } from '../src/domain/types';
 import {
   DEFAULT_USERS_SORT,
   FIVE_HUNDRED_USERS_PAGE,
-  FIXTURE_NOW,
+  FIXTURE_DATE,
   sortUsers,
-} from '../stories/fixtures/users';
+} from '../tests/msw/view-users';
 
 /** Re-render figures collected by {@link SortBench} (React Profiler `actualDuration`, ms). */
 const profiledRenders: number[] = [];
@@ -127,7 +127,7 @@ const meta = {
     rows: { status: 'ready', data: FIVE_HUNDRED_USERS_PAGE.rows },
     sort: DEFAULT_USERS_SORT,
     rowCount: FIVE_HUNDRED_USERS_PAGE.total,
-    now: FIXTURE_NOW,
+    now: FIXTURE_DATE,
     onSortChange: fn(),
     onRetry: fn(),
     onRefresh: fn(),

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
 import { JsonBlock } from '../../src/components/JsonBlock';
-import lemonSqueezyFixture from '../fixtures/lemonsqueezy-subscription.json';
+import lemonSqueezyFixture from '../../tests/msw/provider/lemonsqueezy-subscription-response.json';
 
 const meta = {
   title: 'Primitives/JsonBlock',

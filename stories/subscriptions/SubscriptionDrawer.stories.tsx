@@ -12,8 +12,8 @@ import {
   UNSAFE_LINKS_DETAIL,
   detailValue,
   sectionHeadings,
-} from '../fixtures/subscriptions';
-import lemonSqueezyFixture from '../fixtures/lemonsqueezy-subscription.json';
+} from '../../tests/msw/view-subscriptions';
+import lemonSqueezyFixture from '../../tests/msw/provider/lemonsqueezy-subscription-response.json';
 
 /** The sections of §2 in order, for a LemonSqueezy (non-marketplace) detail. */
 const SECTIONS = [

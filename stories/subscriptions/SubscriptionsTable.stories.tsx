@@ -11,7 +11,7 @@ import {
   NO_AMOUNT_ROWS,
   USD_ROWS,
   USD_ROWS_TOTAL_TEXT,
-} from '../fixtures/subscriptions';
+} from '../../tests/msw/view-subscriptions';
 
 /** The §2 column headers in order. */
 const HEADERS = [

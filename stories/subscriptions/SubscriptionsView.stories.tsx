@@ -21,7 +21,7 @@ import {
   USD_ROWS,
   USD_ROWS_TOTAL_TEXT,
   subscriptionsPage,
-} from '../fixtures/subscriptions';
+} from '../../tests/msw/view-subscriptions';
 
 /** A closed drawer. */
 const CLOSED: SubscriptionDrawerState = {

@@ -4,12 +4,12 @@ import { UsersTable } from '../../src/components/UsersTable';
 import {
   DEFAULT_USERS_SORT,
   FIVE_HUNDRED_USERS_PAGE,
-  FIXTURE_NOW,
+  FIXTURE_DATE,
   LONG_EMAIL,
   USERS,
   USERS_PAGE,
   sortUsers,
-} from '../fixtures/users';
+} from '../../tests/msw/view-users';
 
 const COLUMN_HEADERS = [
   'ID',
@@ -33,7 +33,7 @@ const meta = {
     sort: DEFAULT_USERS_SORT,
     rowCount: USERS_PAGE.total,
     firstRowIndex: 0,
-    now: FIXTURE_NOW,
+    now: FIXTURE_DATE,
     onSortChange: fn(),
     onRetry: fn(),
     onRefresh: fn(),

@@ -6,11 +6,11 @@ import { USERS_DEFAULT_PAGE_SIZE } from '../../src/domain/types';
 import {
   DEFAULT_USERS_SORT,
   FIVE_HUNDRED_USERS_PAGE,
-  FIXTURE_NOW,
+  FIXTURE_DATE,
   NO_FILTERS,
   USERS,
   USERS_PAGE,
-} from '../fixtures/users';
+} from '../../tests/msw/view-users';
 
 /** The §9 defaults: page 1, 50 per page, Last Update descending. */
 const DEFAULT_QUERY = { page: 1, pageSize: USERS_DEFAULT_PAGE_SIZE, sort: DEFAULT_USERS_SORT };
@@ -23,7 +23,7 @@ const meta = {
     query: DEFAULT_QUERY,
     filters: NO_FILTERS,
     totalPages: USERS_PAGE.totalPages,
-    now: FIXTURE_NOW,
+    now: FIXTURE_DATE,
     actionResults: [],
     onFiltersChange: fn(),
     onClearAll: fn(),
@@ -193,7 +193,7 @@ export const FiveHundredRows: Story = {
     list: { status: 'ready', data: FIVE_HUNDRED_USERS_PAGE },
   },
   play: async ({ canvas }) => {
-    const active = FIVE_HUNDRED_USERS_PAGE.rows.filter((u) => isActiveUser(u, FIXTURE_NOW)).length;
+    const active = FIVE_HUNDRED_USERS_PAGE.rows.filter((u) => isActiveUser(u, FIXTURE_DATE)).length;
     await expect(active).toBeGreaterThan(0);
     await expect(canvas.getAllByText(`${active} active on this page`)).toHaveLength(2);
     await expect(canvas.getAllByText('1,873 users')).toHaveLength(2);
