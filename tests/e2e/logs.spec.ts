@@ -59,8 +59,11 @@ test('Logs shows the seeded entries, latest first, filters by level and searches
     .getByRole('row')
     .locator('td[data-column="level"]')
     .allInnerTexts();
-  expect(levels.length).toBe(Math.min(50, warn.total));
+  // Rows beyond the first screenful are rendered as they scroll into view (virtualised); the
+  // table still announces every match.
+  expect(levels.length).toBeGreaterThan(0);
   expect(new Set(levels)).toEqual(new Set(['warn']));
+  await expect(table(page)).toHaveAttribute('aria-rowcount', String(warn.total + 1));
 
   // Search (message, context), debounced: the rows all mention it.
   await page.getByLabel('Search (message, context)').fill('rate limited');
