@@ -135,7 +135,9 @@ test('searches a seeded affiliate, shows its events and total, and exports the p
   for (const row of answer.rows) expect(row.affiliate).toBe(affiliate);
 
   const pager = page.getByRole('navigation', { name: 'ISR events pages' });
-  await expect(pager.getByText(/^Total: /)).toHaveText(`Total: ${formatCount(answer.total)} events`);
+  await expect(pager.getByText(/^Total: /)).toHaveText(
+    `Total: ${formatCount(answer.total)} events`,
+  );
   await expect(pager.getByText(/^Page /)).toHaveText(
     `Page 1 / ${formatCount(Math.max(1, Math.ceil(answer.total / 50)))}`,
   );
@@ -171,7 +173,8 @@ test('searches a seeded affiliate, shows its events and total, and exports the p
     // Nothing a spreadsheet would run: text cells never start like a formula (a neutralised one
     // starts with an apostrophe); the amount is a plain number, a refund's negative.
     line.forEach((cell, col) => {
-      if (col !== 6) expect(cell, `${CSV_COLUMNS[col]} of line ${i + 1}`).not.toMatch(FORMULA_START);
+      if (col !== 6)
+        expect(cell, `${CSV_COLUMNS[col]} of line ${i + 1}`).not.toMatch(FORMULA_START);
     });
   });
 });

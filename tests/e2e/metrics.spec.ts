@@ -84,7 +84,7 @@ test('Metrics shows the default 28-day figures of /metrics/overview, and 90 days
 
   // §4: 28d = today minus 27 days through today, UTC; the screen asked for exactly that.
   const days28 = periodRange('28d', new Date());
-  expect(requestParams(firstRequest)).toMatchObject(days28);
+  expect(requestParams(firstRequest)).toMatchObject({ ...days28 });
   await expect(page.getByLabel('Period', { exact: true })).toHaveValue('28d');
 
   const m28 = await overviewOf(page, days28);
@@ -118,7 +118,7 @@ test('Metrics shows the default 28-day figures of /metrics/overview, and 90 days
   );
   await page.getByLabel('Period', { exact: true }).selectOption('90d');
   await expect(page).toHaveURL(/[?&]period=90d(&|$)/);
-  expect(requestParams(await nextRequest)).toMatchObject(days90);
+  expect(requestParams(await nextRequest)).toMatchObject({ ...days90 });
 
   const m90 = await overviewOf(page, days90);
   // A longer range holds more revenue, so the update is visible on the cards.
@@ -132,4 +132,35 @@ test('Metrics shows the default 28-day figures of /metrics/overview, and 90 days
   await page.reload();
   await expect(page.getByLabel('Period', { exact: true })).toHaveValue('90d');
   await expectCards(page, m90, days90);
+});
+
+test('the sign-in page and the dashboard load no chart code; Metrics loads the chart chunk', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  const chartScripts = () => scripts.filter((p) => /\/assets\/charts-[\w-]+\.js$/.test(p));
+
+  await page.goto('login');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Login' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length, 'the sign-in page loaded its scripts').toBeGreaterThan(0);
+  expect(chartScripts(), 'chart code on the sign-in page').toEqual([]);
+
+  await signIn(page);
+  await expect(page.getByRole('region', { name: 'MRR', exact: true })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(chartScripts(), 'chart code on the dashboard').toEqual([]);
+
+  // The control: the chart chunk exists and is what Metrics fetches, so the checks above can fail.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Metrics', exact: true })
+    .click();
+  await expect(
+    page.getByRole('region', { name: 'Active subscriptions by plan', exact: true }),
+  ).toBeVisible();
+  expect(chartScripts()).toHaveLength(1);
 });

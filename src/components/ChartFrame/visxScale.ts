@@ -40,7 +40,7 @@ export function createScale(config?: ScaleConfig) {
       return scaleLinear(config as Parameters<typeof scaleLinear>[0]);
     default:
       throw new Error(
-        `@visx/scale createScale: the '${String(config.type)}' scale is not bundled; add it in src/components/ChartFrame/visxScale.ts`,
+        `@visx/scale createScale: the '${String(config?.type)}' scale is not bundled; add it in src/components/ChartFrame/visxScale.ts`,
       );
   }
 }

@@ -2,11 +2,12 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as throughConfig from '@visx/scale';
+import type * as VisxScalePackage from '@visx/scale';
 import * as narrowed from '../../../src/components/ChartFrame/visxScale';
 import { BAND_X_SCALE, LINEAR_Y_SCALE } from '../../../src/components/ChartFrame/xy';
 
 /** The package itself, through Node's require (past vite.config.ts's redirect to the module). */
-const visxScale = createRequire(import.meta.url)('@visx/scale') as typeof import('@visx/scale');
+const visxScale = createRequire(import.meta.url)('@visx/scale') as typeof VisxScalePackage;
 
 type AnyScale = {
   domain(): unknown[];
@@ -70,11 +71,15 @@ describe('narrowed @visx/scale (chart chunk size)', () => {
   });
 
   it('point, ordinal and a config without a type (linear) equal the package’s', () => {
-    const point = { type: 'point', domain: ['a', 'b', 'c'], range: [0, 90] } as const;
+    const point = {
+      type: 'point' as const,
+      domain: ['a', 'b', 'c'],
+      range: [0, 90] as [number, number],
+    };
     expect(fingerprint(narrowed.createScale(point), ['a', 'c'])).toEqual(
       fingerprint(visxScale.createScale(point), ['a', 'c']),
     );
-    const ordinal = { type: 'ordinal', domain: ['x', 'y'], range: ['#111', '#222'] } as const;
+    const ordinal = { type: 'ordinal' as const, domain: ['x', 'y'], range: ['#111', '#222'] };
     expect(fingerprint(narrowed.createScale(ordinal), ['x', 'y', 'z'])).toEqual(
       fingerprint(visxScale.createScale(ordinal), ['x', 'y', 'z']),
     );
