@@ -5,8 +5,6 @@
  * Storybook build: `npx tsx bench/users-table-render.ts` (see bench/users-table-render.md).
  * The metrics / ISR benchmark runs here at 20 000 customers and 200 000 ISR events; the issue's
  * load figures (100 000 customers, 1 000 000 ISR events) come from `npx tsx bench/server-metrics.ts`.
- * The Metrics screen's 365-day paint is timed in Chromium on the built console with the reference
- * server's real answer (bench/metrics-paint.ts, BENCH_PAINT_CUSTOMERS default 3000).
  */
 import { spawnSync } from 'node:child_process';
 
@@ -18,6 +16,8 @@ function run(title: string, command: string, args: string[], env: Record<string,
 
 run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 run('bundle size', 'npx', ['tsx', 'bench/bundle-size.ts']);
+// Timed in Chromium on the built console with the reference server's real answer
+// (bench/metrics-paint.ts; BENCH_PAINT_CUSTOMERS, default 3000).
 run('Metrics screen, 365 days: data arriving → painted frame', 'npx', [
   'tsx',
   'bench/metrics-paint.ts',
