@@ -18,6 +18,12 @@ function run(title: string, command: string, args: string[], env: Record<string,
 
 run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 run('bundle size', 'npx', ['tsx', 'bench/bundle-size.ts']);
+// Timed in Chromium on the built console with the reference server's real answer
+// (bench/metrics-paint.ts; BENCH_PAINT_CUSTOMERS, default 3000).
+run('Metrics screen, 365 days: data arriving → painted frame', 'npx', [
+  'tsx',
+  'bench/metrics-paint.ts',
+]);
 run('server list queries', 'npx', ['tsx', 'bench/server-lists.ts'], {
   BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
   BENCH_RUNS: process.env.BENCH_RUNS ?? '20',

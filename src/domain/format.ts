@@ -9,6 +9,28 @@ export const DASH = '—';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** Built en-US number formatters by their options (see {@link numberFormat}). */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+/** At most this many kept (one per currency × style in practice); the cache restarts beyond it. */
+const NUMBER_FORMATS_KEPT = 64;
+
+/**
+ * The en-US Intl.NumberFormat for `options`, built once and reused. Building one costs far more
+ * than formatting with it (about 0.1 ms against a microsecond), and a 365-day chart's data tables
+ * format thousands of figures: building per call was most of the Metrics screen's render time
+ * (bench/metrics-paint.ts).
+ */
+function numberFormat(options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = JSON.stringify(options);
+  let format = numberFormats.get(key);
+  if (!format) {
+    if (numberFormats.size >= NUMBER_FORMATS_KEPT) numberFormats.clear();
+    format = new Intl.NumberFormat('en-US', options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
 /**
  * Parses an instant as UTC. Accepts ISO 8601 ('2026-11-20T09:00:00Z') and the space form
  * 'YYYY-MM-DD HH:MM[:SS]', which has no T and is therefore treated as UTC (§5, CONTRACT.md).
@@ -94,7 +116,7 @@ export function formatCurrency(
   fractionDigits: 0 | 2 = 2,
 ): string {
   if (amountCents == null || !Number.isFinite(amountCents)) return DASH;
-  return new Intl.NumberFormat('en-US', {
+  return numberFormat({
     style: 'currency',
     currency: normaliseCurrency(currency),
     minimumFractionDigits: fractionDigits,
@@ -120,7 +142,7 @@ export function formatCompactCurrency(
   currency = DEFAULT_CURRENCY,
 ): string {
   if (amountCents == null || !Number.isFinite(amountCents)) return DASH;
-  return new Intl.NumberFormat('en-US', {
+  return numberFormat({
     style: 'currency',
     currency: normaliseCurrency(currency),
     notation: 'compact',
@@ -133,7 +155,7 @@ export function formatCompactCurrency(
 /** Whole count with thousands separators; a dash when missing. */
 export function formatCount(value: number | null | undefined): string {
   if (value == null || !Number.isFinite(value)) return DASH;
-  return new Intl.NumberFormat('en-US').format(value);
+  return numberFormat().format(value);
 }
 
 /** A fraction as a percentage with one decimal (§9 churn): 0.0734 → '7.3%'. */
@@ -151,7 +173,7 @@ export function formatOneDecimal(value: number | null | undefined): string {
 /** Compact k/M count for chart axes (§9 compact format): 950 → '950', 12500 → '12.5k', 2.5e6 → '2.5M'. */
 export function formatCompactCount(value: number | null | undefined): string {
   if (value == null || !Number.isFinite(value)) return DASH;
-  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })
+  return numberFormat({ notation: 'compact', maximumFractionDigits: 1 })
     .format(value)
     .replace(/K$/, 'k');
 }
