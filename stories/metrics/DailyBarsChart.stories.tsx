@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { openDataTable, closeDataTable } from '../support/chart';
 import { expect, userEvent, within } from 'storybook/test';
 import { AmountSeriesMissing } from '../../src/components/AmountSeriesMissing';
 import {
@@ -54,12 +55,13 @@ export const Stacked: Story = {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['LemonSqueezy', 'ClickBank', 'Total']);
-    const rows = within(chart).getAllByRole('row');
+    const rows = await openDataTable(chart);
     await expect(rows).toHaveLength(29);
     const last = m28.byProviderDaily[27]!;
     await expect(rows[28]).toHaveTextContent(
       `2026-11-20${last.values.lemonsqueezy}${last.values.clickbank}${last.total}`,
     );
+    await closeDataTable(chart);
   },
 };
 
@@ -134,18 +136,20 @@ export const Empty: Story = {
 /** A one-day range: one group of bars. */
 export const OneDay: Story = {
   args: { data: m1.byProviderDaily, series: providerSeries(m1.providers) },
-  play: async ({ canvas }) => {
+  play: async ({ canvas, canvasElement }) => {
     await expect(canvas.getByRole('slider')).toHaveAttribute('aria-valuemax', '1');
-    await expect(canvas.getAllByRole('row')).toHaveLength(2);
+    await expect(await openDataTable(canvasElement)).toHaveLength(2);
+    await closeDataTable(canvasElement);
   },
 };
 
 /** 365 days: ticks thinned so labels never overlap; all 365 rows in the table. */
 export const Days365: Story = {
   args: { data: m365.byProviderDaily, series: providerSeries(m365.providers) },
-  play: async ({ canvas }) => {
+  play: async ({ canvas, canvasElement }) => {
     await expect(canvas.getByRole('slider')).toHaveAttribute('aria-valuemax', '365');
-    await expect(canvas.getAllByRole('row')).toHaveLength(366);
+    await expect(await openDataTable(canvasElement)).toHaveLength(366);
+    await closeDataTable(canvasElement);
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { openDataTable, closeDataTable } from '../support/chart';
 import { expect, userEvent, within } from 'storybook/test';
 import { SERIES_COLORS } from '../../src/components/ChartFrame';
 import { TrendChart } from '../../src/components/TrendChart';
@@ -84,8 +85,9 @@ export const OneDay: Story = {
 
 export const Days365: Story = {
   args: { data: m365.lineDaily },
-  play: async ({ canvas }) => {
+  play: async ({ canvas, canvasElement }) => {
     await expect(canvas.getByRole('slider')).toHaveAttribute('aria-valuemax', '365');
-    await expect(canvas.getAllByRole('row')).toHaveLength(366);
+    await expect(await openDataTable(canvasElement)).toHaveLength(366);
+    await closeDataTable(canvasElement);
   },
 };

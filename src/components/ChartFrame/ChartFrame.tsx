@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { ActiveIndex } from './useActiveIndex';
 import styles from './ChartFrame.module.css';
 
@@ -81,6 +81,7 @@ export function ChartFrame({
   table,
 }: ChartFrameProps) {
   const titleId = useId();
+  const [isTableOpen, setIsTableOpen] = useState(false);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const index = active.index;
   const description = index !== null ? describe(index) : null;
@@ -153,35 +154,41 @@ export function ChartFrame({
             </div>
           ) : null}
         </div>
-        <details className={styles.details}>
+        <details
+          className={styles.details}
+          onToggle={(event) => setIsTableOpen(event.currentTarget.open)}
+        >
           <summary>Data table</summary>
-          <table className={styles.table}>
-            <caption className="visually-hidden">{title}</caption>
-            <thead>
-              <tr>
-                {table.headers.map((header) => (
-                  <th key={header} scope="col">
-                    {header}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {table.rows.map((row, rowIndex) => (
-                <tr key={rowIndex}>
-                  {row.map((cell, cellIndex) =>
-                    cellIndex === 0 ? (
-                      <th key={cellIndex} scope="row">
-                        {cell}
-                      </th>
-                    ) : (
-                      <td key={cellIndex}>{cell}</td>
-                    ),
-                  )}
+          {/* Built only while open: a 365-day chart's table is ~1,500 cells the page need not lay out. */}
+          {isTableOpen ? (
+            <table className={styles.table}>
+              <caption className="visually-hidden">{title}</caption>
+              <thead>
+                <tr>
+                  {table.headers.map((header) => (
+                    <th key={header} scope="col">
+                      {header}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {table.rows.map((row, rowIndex) => (
+                  <tr key={rowIndex}>
+                    {row.map((cell, cellIndex) =>
+                      cellIndex === 0 ? (
+                        <th key={cellIndex} scope="row">
+                          {cell}
+                        </th>
+                      ) : (
+                        <td key={cellIndex}>{cell}</td>
+                      ),
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
         </details>
       </>
     );
