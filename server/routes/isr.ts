@@ -20,6 +20,11 @@
  * so its total is the sum of its parts); events in a currency without a rate still count as
  * events but are left out of amounts (and logged). Refunds and chargebacks are negative, so
  * amounts are net. Event rows keep their own amount_cents and currency.
+ *
+ * The three aggregates read the whole UTC days of their range from the daily roll-ups of
+ * migration 006 (isr_daily, isr_daily_affiliate; exact, kept by triggers) and only the partial
+ * days at either end from raw rows, so their cost grows with days, not events; the answers are
+ * the same as from raw rows (server/routes/isr.rollup.test.ts).
  */
 import { Hono } from 'hono';
 import type { AppDeps, ServerConfig } from '../context';
@@ -208,6 +213,79 @@ function rangeSql(range: InstantRange, params: unknown[]): string[] {
 
 const whereOf = (parts: string[]) => (parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`);
 
+/** How an aggregate reads its range: from the daily roll-ups (migration 006) or raw rows only. */
+export interface IsrAggregateOptions {
+  /** Read whole UTC days from isr_daily / isr_daily_affiliate (default true); false = raw rows (tests compare both). */
+  rollup?: boolean;
+}
+
+/**
+ * A range split for the roll-ups: `days` = the whole UTC days inside it as 'YYYY-MM-DD' bounds
+ * [from, toExclusive) (either open), or null when it holds none; `edges` = the partial days at
+ * either end, read from raw rows. The parts are disjoint and together cover `range` exactly.
+ */
+export interface SplitRange {
+  days: { from: string | null; toExclusive: string | null } | null;
+  edges: InstantRange[];
+}
+
+/** Splits `range` into whole UTC days and partial edge days (see SplitRange). */
+export function splitRangeByDay(range: InstantRange): SplitRange {
+  const f = range.from?.getTime() ?? null;
+  const t = range.toExclusive?.getTime() ?? null;
+  const dayFrom = f === null ? null : Math.ceil(f / DAY_MS) * DAY_MS;
+  const dayTo = t === null ? null : Math.floor(t / DAY_MS) * DAY_MS;
+  if (dayFrom !== null && dayTo !== null && dayFrom >= dayTo) return { days: null, edges: [range] };
+  const edges: InstantRange[] = [];
+  if (f !== null && dayFrom !== null && dayFrom > f) {
+    edges.push({ from: range.from, toExclusive: new Date(dayFrom) });
+  }
+  if (t !== null && dayTo !== null && dayTo < t) {
+    edges.push({ from: new Date(dayTo), toExclusive: range.toExclusive });
+  }
+  const day = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(0, 10));
+  return { days: { from: day(dayFrom), toExclusive: day(dayTo) }, edges };
+}
+
+/**
+ * SQL of the grouped rows (`keys`…, events, amount) of isr_events over `range`: the union of the
+ * roll-up `table` for its whole days and raw rows for the partial edge days (or raw rows only
+ * when `rollup` is false), each part grouped by `keys`; the caller groups the union again. `raw`
+ * maps each key to its expression on isr_events (the roll-up has a column of the key's name);
+ * `rawWhere` narrows raw rows as the roll-up already is. Appends parameters to `params`.
+ */
+function groupedRangeSql(
+  range: InstantRange,
+  params: unknown[],
+  opts: { table: string; raw: Record<string, string>; rawWhere?: string; rollup: boolean },
+): string {
+  const keys = Object.keys(opts.raw);
+  const rawPart = (r: InstantRange) => {
+    const where = rangeSql(r, params);
+    if (opts.rawWhere) where.push(opts.rawWhere);
+    return `SELECT ${keys.map((k) => `${opts.raw[k]} AS ${k}`).join(', ')}, count(*)::bigint AS events,
+                   sum(amount_cents)::bigint AS amount
+              FROM isr_events ${whereOf(where)} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`;
+  };
+  if (!opts.rollup) return rawPart(range);
+  const split = splitRangeByDay(range);
+  if (split.days === null) return rawPart(range);
+  const dayWhere: string[] = [];
+  if (split.days.from !== null) {
+    params.push(split.days.from);
+    dayWhere.push(`day >= $${params.length}::date`);
+  }
+  if (split.days.toExclusive !== null) {
+    params.push(split.days.toExclusive);
+    dayWhere.push(`day < $${params.length}::date`);
+  }
+  const parts = [
+    `SELECT ${keys.join(', ')}, events::bigint AS events, amount_cents AS amount FROM ${opts.table} ${whereOf(dayWhere)}`,
+    ...split.edges.map(rawPart),
+  ];
+  return parts.join('\n UNION ALL\n');
+}
+
 /** Converts per-currency cent sums into the reporting currency (unrounded); unknown currencies are collected in `missing`. */
 function converter(
   config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
@@ -234,7 +312,11 @@ function warnMissing(deps: AppDeps, missing: Set<string>): void {
 }
 
 /** GET /isr-metrics/summary (§3 ISR summary) for the range of `q`. Throws 400 on bad from/to. */
-export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJson> {
+export async function isrSummary(
+  deps: AppDeps,
+  q: Query,
+  opts: IsrAggregateOptions = {},
+): Promise<IsrSummaryJson> {
   const range = parseInstantRange(
     validate(rangeQuery, q),
     'from',
@@ -249,8 +331,13 @@ export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJso
     events: number;
     amount: string;
   }>(
-    `SELECT source, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
-       FROM isr_events ${whereOf(rangeSql(range, params))} GROUP BY source, currency`,
+    `SELECT source, currency, sum(events)::int AS events, sum(amount)::bigint AS amount
+       FROM (${groupedRangeSql(range, params, {
+         table: 'isr_daily',
+         raw: { source: 'source', currency: 'currency' },
+         rollup: opts.rollup ?? true,
+       })}) x
+      GROUP BY source, currency ORDER BY source, currency`,
     params,
   );
   const missing = new Set<string>();
@@ -286,6 +373,7 @@ export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJso
 export async function isrDaily(
   deps: AppDeps,
   q: Query,
+  opts: IsrAggregateOptions = {},
 ): Promise<{ rows: IsrDailyRowJson[]; currency: string }> {
   const range = parseInstantRange(
     validate(rangeQuery, q),
@@ -302,12 +390,19 @@ export async function isrDaily(
     events: number;
     amount: string;
   }>(
-    `SELECT to_char(d AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, source, currency, events, amount
-       FROM (SELECT date_bin('1 day', created_at, '2000-01-01T00:00:00Z') AS d, source, currency,
-                    count(*)::int AS events, sum(amount_cents)::bigint AS amount
-               FROM isr_events ${whereOf(rangeSql(range, params))}
-              GROUP BY 1, 2, 3) x
-      ORDER BY d, source, currency`,
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, source, currency, sum(events)::int AS events,
+            sum(amount)::bigint AS amount
+       FROM (${groupedRangeSql(range, params, {
+         table: 'isr_daily',
+         raw: {
+           day: "(created_at AT TIME ZONE 'UTC')::date",
+           source: 'source',
+           currency: 'currency',
+         },
+         rollup: opts.rollup ?? true,
+       })}) x
+      GROUP BY x.day, source, currency
+      ORDER BY x.day, source, currency`,
     params,
   );
   const missing = new Set<string>();
@@ -343,20 +438,26 @@ export async function isrDaily(
 export async function isrAffiliates(
   deps: AppDeps,
   q: Query,
+  opts: IsrAggregateOptions = {},
 ): Promise<{ rows: IsrAffiliateRowJson[]; currency: string }> {
   const input = validate(affiliatesQuery, q);
   const limit = input.limit;
   const range = parseInstantRange(input, 'from', 'to', deps.now(), ISR_DEFAULT_DAYS);
   const params: unknown[] = [];
-  const where = [...rangeSql(range, params), "affiliate IS NOT NULL AND affiliate <> ''"];
   const res = await deps.db.query<{
     affiliate: string;
     currency: string;
     events: number;
     amount: string;
   }>(
-    `SELECT affiliate, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
-       FROM isr_events ${whereOf(where)} GROUP BY 1, 2`,
+    `SELECT affiliate, currency, sum(events)::int AS events, sum(amount)::bigint AS amount
+       FROM (${groupedRangeSql(range, params, {
+         table: 'isr_daily_affiliate',
+         raw: { affiliate: 'affiliate', currency: 'currency' },
+         rawWhere: "affiliate IS NOT NULL AND affiliate <> ''",
+         rollup: opts.rollup ?? true,
+       })}) x
+      GROUP BY affiliate, currency ORDER BY affiliate, currency`,
     params,
   );
   const missing = new Set<string>();
