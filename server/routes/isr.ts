@@ -5,7 +5,7 @@
  * - GET /isr-metrics/summary?from&to → IsrSummaryJson
  * - GET /isr-metrics/daily?from&to → {rows: [{day, source, events, amount_cents}], currency}
  * - GET /isr-metrics/affiliates?from&to&limit → {rows: [{affiliate, amount_cents, events}], currency}
- * - GET /isr-events?q&source&affiliate&subid&receipt&order_id&time_from&time_to&page&pageSize → {rows, total, page, pageSize}
+ * - GET /isr-events?q&source&affiliate&subid&receipt&order_id&time_from&time_to&page&pageSize → {rows, total, page, pageSize, totalCapped}
  *
  * Self-contained on purpose (issue #7): its own parameter checks on top of server/access/params.
  *
@@ -51,6 +51,8 @@ export const ISR_AFFILIATES_MAX_LIMIT = 100;
 /** §9 ISR events page size (default) and the largest accepted. */
 export const ISR_EVENTS_DEFAULT_PAGE_SIZE = 50;
 export const ISR_EVENTS_MAX_PAGE_SIZE = 200;
+/** A free-text search's total is counted up to this many matches (then totalCapped is true), as GET /logs. */
+export const ISR_SEARCH_COUNT_CAP = 1000;
 
 /** GET /isr-metrics/summary body (§3 ISR summary). Amounts in cents of `currency`. */
 export interface IsrSummaryJson {
@@ -98,9 +100,12 @@ export interface IsrEventRowJson {
 /** GET /isr-events body. */
 export interface IsrEventsPageJson {
   rows: IsrEventRowJson[];
+  /** Matching events; with q at most ISR_SEARCH_COUNT_CAP (see totalCapped). */
   total: number;
   page: number;
   pageSize: number;
+  /** True when a search (q) matched more than ISR_SEARCH_COUNT_CAP events: total is then that cap ("1,000+"). */
+  totalCapped: boolean;
 }
 
 const INSTANT_RE =
@@ -524,7 +529,9 @@ interface DbIsrRow {
  * matches receipt, order id, affiliate, email and campaign (substring, case-insensitive);
  * source, affiliate, subid, receipt and order_id are exact (source case-insensitive; blank,
  * 'any' or 'all' = every source); time_from / time_to as the module doc (no default range).
- * page ≥ 1, pageSize 1..200 (default 50). Throws 400 on any malformed parameter.
+ * page ≥ 1, pageSize 1..200 (default 50). Totals are exact, except with q: matches are counted
+ * up to ISR_SEARCH_COUNT_CAP (1 000); past it total is the cap and totalCapped is true (the page
+ * itself is still exact, at any page number). Throws 400 on any malformed parameter.
  */
 export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsPageJson> {
   const input = validate(eventsQuery, q);
@@ -557,8 +564,21 @@ export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsP
     [...params, pageSize, (page - 1) * pageSize],
   );
   let total: number;
+  let totalCapped = false;
   if (page === 1 && rowsRes.rows.length < pageSize) total = rowsRes.rows.length;
-  else {
+  else if (search !== undefined) {
+    // A search counts at most cap + 1 matches: a common text would otherwise count most of the table.
+    const countRes = await deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n
+         FROM (SELECT 1 FROM isr_events ${whereOf(where)} LIMIT ${ISR_SEARCH_COUNT_CAP + 1}) x`,
+      params,
+    );
+    total = countRes.rows[0]?.n ?? 0;
+    if (total > ISR_SEARCH_COUNT_CAP) {
+      total = ISR_SEARCH_COUNT_CAP;
+      totalCapped = true;
+    }
+  } else {
     const countRes = await deps.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM isr_events ${whereOf(where)}`,
       params,
@@ -584,6 +604,7 @@ export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsP
     total,
     page,
     pageSize,
+    totalCapped,
   };
 }
 
