@@ -189,13 +189,14 @@ async function main(): Promise<void> {
       if (i === 0) {
         const body = JSON.parse(text) as {
           total?: number;
+          totalCapped?: boolean;
           total_events?: number;
           rows?: unknown[];
           series?: { lineDaily: unknown[] };
         };
         note =
           body.total !== undefined
-            ? `total ${body.total}`
+            ? `total ${body.total}${body.totalCapped ? '+' : ''}`
             : body.total_events !== undefined
               ? `${body.total_events} events`
               : body.series
