@@ -531,9 +531,15 @@ interface DbIsrRow {
  * 'any' or 'all' = every source); time_from / time_to as the module doc (no default range).
  * page ≥ 1, pageSize 1..200 (default 50). Totals are exact, except with q: matches are counted
  * up to ISR_SEARCH_COUNT_CAP (1 000); past it total is the cap and totalCapped is true (the page
- * itself is still exact, at any page number). Throws 400 on any malformed parameter.
+ * itself is still exact, at any page number). The total of a list filtered only by time and
+ * source is read from the daily roll-up (whole days) and the events (partial days), as the
+ * aggregates do (`opts`). Throws 400 on any malformed parameter.
  */
-export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsPageJson> {
+export async function listIsrEvents(
+  deps: AppDeps,
+  q: Query,
+  opts: IsrAggregateOptions = {},
+): Promise<IsrEventsPageJson> {
   const input = validate(eventsQuery, q);
   const { page, pageSize, q: search } = input;
   const range = parseInstantRange(input, 'time_from', 'time_to', deps.now(), null);
@@ -578,6 +584,25 @@ export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsP
       total = ISR_SEARCH_COUNT_CAP;
       totalCapped = true;
     }
+  } else if (EXACT_FILTERS.every((name) => input[name] === undefined)) {
+    // Only the time range and source: exact from the daily roll-up plus the partial edge days
+    // (the console's default list, every ClickBank event, would otherwise count most of the table).
+    const countParams: unknown[] = [];
+    const grouped = groupedRangeSql(range, countParams, {
+      table: 'isr_daily',
+      raw: { source: 'source' },
+      rollup: opts.rollup ?? true,
+    });
+    let sourceWhere = '';
+    if (source !== undefined && source !== 'any' && source !== 'all') {
+      countParams.push(source);
+      sourceWhere = `WHERE source = $${countParams.length}`;
+    }
+    const countRes = await deps.db.query<{ n: number }>(
+      `SELECT COALESCE(sum(events), 0)::int AS n FROM (${grouped}) x ${sourceWhere}`,
+      countParams,
+    );
+    total = countRes.rows[0]?.n ?? 0;
   } else {
     const countRes = await deps.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM isr_events ${whereOf(where)}`,
