@@ -149,6 +149,12 @@ async function main(): Promise<void> {
       `/isr-events?source=clickbank&${t14}&pageSize=50`,
       50,
     ],
+    [
+      'isr events: source=clickbank (all time, console default)',
+      '/isr-events?source=clickbank',
+      50,
+    ],
+    ['isr events: source=clickbank, page 2 (all time)', '/isr-events?source=clickbank&page=2', 50],
     ['isr events: 14 days, page 20', `/isr-events?${t14}&page=20&pageSize=50`, 50],
     ['isr events: q=superaff, 14 days', `/isr-events?q=superaff&source=clickbank&${t14}`, 50],
     ['isr events: q=<receipt>', `/isr-events?q=${encodeURIComponent(receipt.toLowerCase())}`, 50],
@@ -189,13 +195,14 @@ async function main(): Promise<void> {
       if (i === 0) {
         const body = JSON.parse(text) as {
           total?: number;
+          totalCapped?: boolean;
           total_events?: number;
           rows?: unknown[];
           series?: { lineDaily: unknown[] };
         };
         note =
           body.total !== undefined
-            ? `total ${body.total}`
+            ? `total ${body.total}${body.totalCapped ? '+' : ''}`
             : body.total_events !== undefined
               ? `${body.total_events} events`
               : body.series

@@ -404,6 +404,48 @@ describe('ISR endpoints on seeded demo data', () => {
     expect(list.rows).toHaveLength(50);
   });
 
+  it('counts a search up to 1,000 matches (totalCapped past it) and still pages exactly', async () => {
+    // 1,100 events whose campaign holds 'capcheck', one a minute (newest last inserted).
+    await db.exec(`
+      INSERT INTO isr_events (source, kind, order_id, receipt, amount_cents, currency, campaign, created_at)
+      SELECT 'clickbank', 'sale', 'CAP' || g, 'CAP' || g, 100, 'USD', 'capcheck-' || g,
+             '2026-11-19T00:00:00Z'::timestamptz + make_interval(mins => g)
+        FROM generate_series(1, 1100) g`);
+    try {
+      const first = await ok('/isr-events?q=capcheck');
+      expect(first).toMatchObject({ total: 1000, totalCapped: true, page: 1, pageSize: 50 });
+      expect(first.rows.map((r: { receipt: string }) => r.receipt).slice(0, 3)).toEqual([
+        'CAP1100',
+        'CAP1099',
+        'CAP1098',
+      ]);
+      // Past the cap the page is still the exact slice of every match.
+      const last = await ok('/isr-events?q=capcheck&page=22&pageSize=50');
+      expect(last.totalCapped).toBe(true);
+      expect(last.rows.map((r: { receipt: string }) => r.receipt)).toEqual(
+        Array.from({ length: 50 }, (_, i) => `CAP${50 - i}`),
+      );
+      expect((await ok('/isr-events?q=capcheck&page=23&pageSize=50')).rows).toEqual([]);
+      // 1,000 matches exactly: counted, not capped; fewer on a later page: counted too.
+      const exactly = await ok(
+        '/isr-events?q=capcheck&time_from=2026-11-19%2001:41:00&time_to=2026-11-19%2018:20:00',
+      );
+      expect(exactly).toMatchObject({ total: 1000, totalCapped: false });
+      const some = await ok('/isr-events?q=capcheck-10&page=2&pageSize=5');
+      // capcheck-10, -100..-109 and -1000..-1099
+      expect(some).toMatchObject({ total: 111, totalCapped: false });
+      // Without q totals stay exact, however many.
+      const table = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM isr_events');
+      expect(await ok('/isr-events?page=2')).toMatchObject({
+        total: table.rows[0]?.n,
+        totalCapped: false,
+      });
+      expect(table.rows[0]?.n).toBeGreaterThan(1000);
+    } finally {
+      await db.exec("DELETE FROM isr_events WHERE order_id LIKE 'CAP%'");
+    }
+  });
+
   it('finds a seeded affiliate by search and by exact filter', async () => {
     const byQ = await ok('/isr-events?q=superaff&source=clickbank');
     const exact = await ok('/isr-events?affiliate=superaff');

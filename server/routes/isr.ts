@@ -5,7 +5,7 @@
  * - GET /isr-metrics/summary?from&to → IsrSummaryJson
  * - GET /isr-metrics/daily?from&to → {rows: [{day, source, events, amount_cents}], currency}
  * - GET /isr-metrics/affiliates?from&to&limit → {rows: [{affiliate, amount_cents, events}], currency}
- * - GET /isr-events?q&source&affiliate&subid&receipt&order_id&time_from&time_to&page&pageSize → {rows, total, page, pageSize}
+ * - GET /isr-events?q&source&affiliate&subid&receipt&order_id&time_from&time_to&page&pageSize → {rows, total, page, pageSize, totalCapped}
  *
  * Self-contained on purpose (issue #7): its own parameter checks on top of server/access/params.
  *
@@ -20,6 +20,11 @@
  * so its total is the sum of its parts); events in a currency without a rate still count as
  * events but are left out of amounts (and logged). Refunds and chargebacks are negative, so
  * amounts are net. Event rows keep their own amount_cents and currency.
+ *
+ * The three aggregates read the whole UTC days of their range from the daily roll-ups of
+ * migration 006 (isr_daily, isr_daily_affiliate; exact, kept by triggers) and only the partial
+ * days at either end from raw rows, so their cost grows with days, not events; the answers are
+ * the same as from raw rows (server/routes/isr.rollup.test.ts).
  */
 import { Hono } from 'hono';
 import type { AppDeps, ServerConfig } from '../context';
@@ -46,6 +51,8 @@ export const ISR_AFFILIATES_MAX_LIMIT = 100;
 /** §9 ISR events page size (default) and the largest accepted. */
 export const ISR_EVENTS_DEFAULT_PAGE_SIZE = 50;
 export const ISR_EVENTS_MAX_PAGE_SIZE = 200;
+/** A free-text search's total is counted up to this many matches (then totalCapped is true), as GET /logs. */
+export const ISR_SEARCH_COUNT_CAP = 1000;
 
 /** GET /isr-metrics/summary body (§3 ISR summary). Amounts in cents of `currency`. */
 export interface IsrSummaryJson {
@@ -93,9 +100,12 @@ export interface IsrEventRowJson {
 /** GET /isr-events body. */
 export interface IsrEventsPageJson {
   rows: IsrEventRowJson[];
+  /** Matching events; with q at most ISR_SEARCH_COUNT_CAP (see totalCapped). */
   total: number;
   page: number;
   pageSize: number;
+  /** True when a search (q) matched more than ISR_SEARCH_COUNT_CAP events: total is then that cap ("1,000+"). */
+  totalCapped: boolean;
 }
 
 const INSTANT_RE =
@@ -208,6 +218,79 @@ function rangeSql(range: InstantRange, params: unknown[]): string[] {
 
 const whereOf = (parts: string[]) => (parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`);
 
+/** How an aggregate reads its range: from the daily roll-ups (migration 006) or raw rows only. */
+export interface IsrAggregateOptions {
+  /** Read whole UTC days from isr_daily / isr_daily_affiliate (default true); false = raw rows (tests compare both). */
+  rollup?: boolean;
+}
+
+/**
+ * A range split for the roll-ups: `days` = the whole UTC days inside it as 'YYYY-MM-DD' bounds
+ * [from, toExclusive) (either open), or null when it holds none; `edges` = the partial days at
+ * either end, read from raw rows. The parts are disjoint and together cover `range` exactly.
+ */
+export interface SplitRange {
+  days: { from: string | null; toExclusive: string | null } | null;
+  edges: InstantRange[];
+}
+
+/** Splits `range` into whole UTC days and partial edge days (see SplitRange). */
+export function splitRangeByDay(range: InstantRange): SplitRange {
+  const f = range.from?.getTime() ?? null;
+  const t = range.toExclusive?.getTime() ?? null;
+  const dayFrom = f === null ? null : Math.ceil(f / DAY_MS) * DAY_MS;
+  const dayTo = t === null ? null : Math.floor(t / DAY_MS) * DAY_MS;
+  if (dayFrom !== null && dayTo !== null && dayFrom >= dayTo) return { days: null, edges: [range] };
+  const edges: InstantRange[] = [];
+  if (f !== null && dayFrom !== null && dayFrom > f) {
+    edges.push({ from: range.from, toExclusive: new Date(dayFrom) });
+  }
+  if (t !== null && dayTo !== null && dayTo < t) {
+    edges.push({ from: new Date(dayTo), toExclusive: range.toExclusive });
+  }
+  const day = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(0, 10));
+  return { days: { from: day(dayFrom), toExclusive: day(dayTo) }, edges };
+}
+
+/**
+ * SQL of the grouped rows (`keys`…, events, amount) of isr_events over `range`: the union of the
+ * roll-up `table` for its whole days and raw rows for the partial edge days (or raw rows only
+ * when `rollup` is false), each part grouped by `keys`; the caller groups the union again. `raw`
+ * maps each key to its expression on isr_events (the roll-up has a column of the key's name);
+ * `rawWhere` narrows raw rows as the roll-up already is. Appends parameters to `params`.
+ */
+function groupedRangeSql(
+  range: InstantRange,
+  params: unknown[],
+  opts: { table: string; raw: Record<string, string>; rawWhere?: string; rollup: boolean },
+): string {
+  const keys = Object.keys(opts.raw);
+  const rawPart = (r: InstantRange) => {
+    const where = rangeSql(r, params);
+    if (opts.rawWhere) where.push(opts.rawWhere);
+    return `SELECT ${keys.map((k) => `${opts.raw[k]} AS ${k}`).join(', ')}, count(*)::bigint AS events,
+                   sum(amount_cents)::bigint AS amount
+              FROM isr_events ${whereOf(where)} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`;
+  };
+  if (!opts.rollup) return rawPart(range);
+  const split = splitRangeByDay(range);
+  if (split.days === null) return rawPart(range);
+  const dayWhere: string[] = [];
+  if (split.days.from !== null) {
+    params.push(split.days.from);
+    dayWhere.push(`day >= $${params.length}::date`);
+  }
+  if (split.days.toExclusive !== null) {
+    params.push(split.days.toExclusive);
+    dayWhere.push(`day < $${params.length}::date`);
+  }
+  const parts = [
+    `SELECT ${keys.join(', ')}, events::bigint AS events, amount_cents AS amount FROM ${opts.table} ${whereOf(dayWhere)}`,
+    ...split.edges.map(rawPart),
+  ];
+  return parts.join('\n UNION ALL\n');
+}
+
 /** Converts per-currency cent sums into the reporting currency (unrounded); unknown currencies are collected in `missing`. */
 function converter(
   config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
@@ -234,7 +317,11 @@ function warnMissing(deps: AppDeps, missing: Set<string>): void {
 }
 
 /** GET /isr-metrics/summary (§3 ISR summary) for the range of `q`. Throws 400 on bad from/to. */
-export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJson> {
+export async function isrSummary(
+  deps: AppDeps,
+  q: Query,
+  opts: IsrAggregateOptions = {},
+): Promise<IsrSummaryJson> {
   const range = parseInstantRange(
     validate(rangeQuery, q),
     'from',
@@ -249,8 +336,13 @@ export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJso
     events: number;
     amount: string;
   }>(
-    `SELECT source, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
-       FROM isr_events ${whereOf(rangeSql(range, params))} GROUP BY source, currency`,
+    `SELECT source, currency, sum(events)::int AS events, sum(amount)::bigint AS amount
+       FROM (${groupedRangeSql(range, params, {
+         table: 'isr_daily',
+         raw: { source: 'source', currency: 'currency' },
+         rollup: opts.rollup ?? true,
+       })}) x
+      GROUP BY source, currency ORDER BY source, currency`,
     params,
   );
   const missing = new Set<string>();
@@ -286,6 +378,7 @@ export async function isrSummary(deps: AppDeps, q: Query): Promise<IsrSummaryJso
 export async function isrDaily(
   deps: AppDeps,
   q: Query,
+  opts: IsrAggregateOptions = {},
 ): Promise<{ rows: IsrDailyRowJson[]; currency: string }> {
   const range = parseInstantRange(
     validate(rangeQuery, q),
@@ -302,12 +395,19 @@ export async function isrDaily(
     events: number;
     amount: string;
   }>(
-    `SELECT to_char(d AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, source, currency, events, amount
-       FROM (SELECT date_bin('1 day', created_at, '2000-01-01T00:00:00Z') AS d, source, currency,
-                    count(*)::int AS events, sum(amount_cents)::bigint AS amount
-               FROM isr_events ${whereOf(rangeSql(range, params))}
-              GROUP BY 1, 2, 3) x
-      ORDER BY d, source, currency`,
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, source, currency, sum(events)::int AS events,
+            sum(amount)::bigint AS amount
+       FROM (${groupedRangeSql(range, params, {
+         table: 'isr_daily',
+         raw: {
+           day: "(created_at AT TIME ZONE 'UTC')::date",
+           source: 'source',
+           currency: 'currency',
+         },
+         rollup: opts.rollup ?? true,
+       })}) x
+      GROUP BY x.day, source, currency
+      ORDER BY x.day, source, currency`,
     params,
   );
   const missing = new Set<string>();
@@ -343,20 +443,26 @@ export async function isrDaily(
 export async function isrAffiliates(
   deps: AppDeps,
   q: Query,
+  opts: IsrAggregateOptions = {},
 ): Promise<{ rows: IsrAffiliateRowJson[]; currency: string }> {
   const input = validate(affiliatesQuery, q);
   const limit = input.limit;
   const range = parseInstantRange(input, 'from', 'to', deps.now(), ISR_DEFAULT_DAYS);
   const params: unknown[] = [];
-  const where = [...rangeSql(range, params), "affiliate IS NOT NULL AND affiliate <> ''"];
   const res = await deps.db.query<{
     affiliate: string;
     currency: string;
     events: number;
     amount: string;
   }>(
-    `SELECT affiliate, currency, count(*)::int AS events, sum(amount_cents)::bigint AS amount
-       FROM isr_events ${whereOf(where)} GROUP BY 1, 2`,
+    `SELECT affiliate, currency, sum(events)::int AS events, sum(amount)::bigint AS amount
+       FROM (${groupedRangeSql(range, params, {
+         table: 'isr_daily_affiliate',
+         raw: { affiliate: 'affiliate', currency: 'currency' },
+         rawWhere: "affiliate IS NOT NULL AND affiliate <> ''",
+         rollup: opts.rollup ?? true,
+       })}) x
+      GROUP BY affiliate, currency ORDER BY affiliate, currency`,
     params,
   );
   const missing = new Set<string>();
@@ -423,9 +529,17 @@ interface DbIsrRow {
  * matches receipt, order id, affiliate, email and campaign (substring, case-insensitive);
  * source, affiliate, subid, receipt and order_id are exact (source case-insensitive; blank,
  * 'any' or 'all' = every source); time_from / time_to as the module doc (no default range).
- * page ≥ 1, pageSize 1..200 (default 50). Throws 400 on any malformed parameter.
+ * page ≥ 1, pageSize 1..200 (default 50). Totals are exact, except with q: matches are counted
+ * up to ISR_SEARCH_COUNT_CAP (1 000); past it total is the cap and totalCapped is true (the page
+ * itself is still exact, at any page number). The total of a list filtered only by time and
+ * source is read from the daily roll-up (whole days) and the events (partial days), as the
+ * aggregates do (`opts`). Throws 400 on any malformed parameter.
  */
-export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsPageJson> {
+export async function listIsrEvents(
+  deps: AppDeps,
+  q: Query,
+  opts: IsrAggregateOptions = {},
+): Promise<IsrEventsPageJson> {
   const input = validate(eventsQuery, q);
   const { page, pageSize, q: search } = input;
   const range = parseInstantRange(input, 'time_from', 'time_to', deps.now(), null);
@@ -456,8 +570,40 @@ export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsP
     [...params, pageSize, (page - 1) * pageSize],
   );
   let total: number;
+  let totalCapped = false;
   if (page === 1 && rowsRes.rows.length < pageSize) total = rowsRes.rows.length;
-  else {
+  else if (search !== undefined) {
+    // A search counts at most cap + 1 matches: a common text would otherwise count most of the table.
+    const countRes = await deps.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n
+         FROM (SELECT 1 FROM isr_events ${whereOf(where)} LIMIT ${ISR_SEARCH_COUNT_CAP + 1}) x`,
+      params,
+    );
+    total = countRes.rows[0]?.n ?? 0;
+    if (total > ISR_SEARCH_COUNT_CAP) {
+      total = ISR_SEARCH_COUNT_CAP;
+      totalCapped = true;
+    }
+  } else if (EXACT_FILTERS.every((name) => input[name] === undefined)) {
+    // Only the time range and source: exact from the daily roll-up plus the partial edge days
+    // (the console's default list, every ClickBank event, would otherwise count most of the table).
+    const countParams: unknown[] = [];
+    const grouped = groupedRangeSql(range, countParams, {
+      table: 'isr_daily',
+      raw: { source: 'source' },
+      rollup: opts.rollup ?? true,
+    });
+    let sourceWhere = '';
+    if (source !== undefined && source !== 'any' && source !== 'all') {
+      countParams.push(source);
+      sourceWhere = `WHERE source = $${countParams.length}`;
+    }
+    const countRes = await deps.db.query<{ n: number }>(
+      `SELECT COALESCE(sum(events), 0)::int AS n FROM (${grouped}) x ${sourceWhere}`,
+      countParams,
+    );
+    total = countRes.rows[0]?.n ?? 0;
+  } else {
     const countRes = await deps.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM isr_events ${whereOf(where)}`,
       params,
@@ -483,6 +629,7 @@ export async function listIsrEvents(deps: AppDeps, q: Query): Promise<IsrEventsP
     total,
     page,
     pageSize,
+    totalCapped,
   };
 }
 

@@ -54,6 +54,8 @@ const VACUUMED_TABLES = [
   'isr_events',
   'metrics_daily',
   'metrics_daily_provider',
+  'isr_daily',
+  'isr_daily_affiliate',
 ];
 
 /** Tables whose ids the seed writes explicitly (logs take ids from their sequence, after any existing rows). */
@@ -70,7 +72,7 @@ const SEQUENCED_TABLES = [
  * Seeds an empty database with `opts.customers` demo customers (one subscription and one member
  * each; ~60 % LemonSqueezy with full subscription objects in payload, ~40 % ClickBank with INS v6
  * order rows), their lifecycle events, the ISR tracking events of every payment and refund
- * (server/seed/isr.ts), the metrics roll-ups (migration 005), ~2000 log rows and the seed facts in `meta` (seed,
+ * (server/seed/isr.ts), the metrics and ISR roll-ups (migrations 005, 006), ~2000 log rows and the seed facts in `meta` (seed,
  * seed_customers, seed_anchor_day, seed_version, seeded_at). Deterministic for the same seed and
  * UTC day of `opts.now`. The filled tables are then VACUUM ANALYZEd. Throws (writing nothing) when customers already exist or on invalid options.
  */
@@ -150,6 +152,8 @@ export async function seedDemoData(
     for (const ix of isrIndexes.rows) await tx.exec(ix.def);
     await tx.exec('SET LOCAL session_replication_role = origin');
     await tx.query('SELECT metrics_rollup_rebuild()');
+    // The ISR roll-ups' statement triggers (006) were off for the COPY too.
+    await tx.query('SELECT isr_rollup_rebuild()');
     // The row_counts triggers (003) were off too: recount the two counted tables once.
     await tx.exec(`UPDATE row_counts SET n = (SELECT count(*) FROM subscriptions) WHERE table_name = 'subscriptions';
                    UPDATE row_counts SET n = (SELECT count(*) FROM members) WHERE table_name = 'members';`);

@@ -61,6 +61,8 @@ export function isrSummaryErrorMessage(error: unknown): string {
 }
 
 const rowsSchema = z.object({ rows: z.array(z.unknown()), total: wireInt });
+/** GET /isr-events: the rows, total and (servers that cap search counts) totalCapped. */
+const eventsPageSchema = rowsSchema.extend({ totalCapped: z.boolean().optional() });
 
 /** GET /isr-metrics/daily?from&to → rows {day, source, events, amountCents}. Rejects with ApiError. */
 export async function fetchIsrDaily(range: IsrRange, signal?: AbortSignal): Promise<IsrDailyRow[]> {
@@ -132,18 +134,22 @@ function toIsrEvent(r: WireObject): IsrEvent {
   };
 }
 
-/** GET /isr-events with the search → IsrEventsPage. Rejects with ApiError (the page shows none). */
+/**
+ * GET /isr-events with the search → IsrEventsPage; isTotalCapped when the server answered
+ * totalCapped: true (a search counted only up to 1,000 matches). Rejects with ApiError (the page
+ * shows none).
+ */
 export async function fetchIsrEvents(
   q: IsrEventsQuery,
   signal?: AbortSignal,
 ): Promise<IsrEventsPage> {
   const answer = await apiRequest('/isr-events', {
     query: isrEventsParams(q),
-    schema: rowsSchema,
+    schema: eventsPageSchema,
     signal,
   });
   const rows = asObjectList(answer.rows).map(toIsrEvent);
-  return { rows, total: answer.total ?? rows.length };
+  return { rows, total: answer.total ?? rows.length, isTotalCapped: answer.totalCapped === true };
 }
 
 /** Query: the ISR summary for a range. */

@@ -73,7 +73,10 @@ export interface IsrEvent {
 /** One page of ISR events (§3 {rows, total}). */
 export interface IsrEventsPage {
   rows: IsrEvent[];
+  /** Matching events; with a search (q), counted only up to a cap (see isTotalCapped). */
   total: number;
+  /** The server stopped counting search matches at `total` (docs/api.md totalCapped): show '1,000+'. */
+  isTotalCapped: boolean;
 }
 
 /** §2 search form source choices ('' = any); clickbank is the default. */

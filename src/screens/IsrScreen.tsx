@@ -161,6 +161,7 @@ export function IsrScreen() {
         page={list.query.page}
         totalPages={list.totalPages}
         total={list.total}
+        isTotalCapped={list.list.status === 'ready' && list.list.data.isTotalCapped}
         isEventsRefreshing={list.isRefreshing}
         chartWidth={Math.floor(width)}
         onPresetChange={handlePresetChange}

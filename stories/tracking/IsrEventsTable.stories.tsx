@@ -20,7 +20,7 @@ const EVENTS: IsrEvent[] = makeIsrEvents(8).map((e) => ({
   referrer: e.referrer,
 }));
 
-/** The ISR events table (§2): eight columns, 'No events', 'Total: N events', 'Page x / y'. */
+/** The ISR events table (§2): eight columns, 'No events', 'Total: N events' (or '1,000+'), 'Page x / y'. */
 const meta = {
   title: 'Tracking/IsrEventsTable',
   component: IsrEventsTable,
@@ -61,6 +61,15 @@ export const Default: Story = {
     await expect(args.onPageChange).not.toHaveBeenCalled();
     await userEvent.click(canvas.getByRole('button', { name: 'Next' }));
     await expect(args.onPageChange).toHaveBeenCalledWith(2);
+  },
+};
+
+/** A search the server stopped counting at its cap (docs/api.md totalCapped) reads '1,000+'. */
+export const CappedTotal: Story = {
+  args: { total: 1000, totalPages: 20, isTotalCapped: true },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Total: 1,000+ events')).toBeVisible();
+    await expect(canvas.getByText('Page 1 / 20')).toBeVisible();
   },
 };
 

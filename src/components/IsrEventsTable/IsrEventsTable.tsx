@@ -15,6 +15,8 @@ export interface IsrEventsTableProps {
   totalPages: number | null;
   /** Total events once known, else null ('Total: N events'). */
   total: number | null;
+  /** The server stopped counting a search at `total` (its cap): reads 'Total: 1,000+ events'. */
+  isTotalCapped?: boolean;
   /** A new page loads while this one stays shown. */
   isRefreshing?: boolean;
   /** Prev/Next chose a page (already within bounds). */
@@ -96,13 +98,15 @@ const rowId = (e: IsrEvent) => e.id ?? `${e.createdAt}-${e.receipt}-${e.orderId}
 
 /**
  * The Integrated Tracking events table (§2) on the shared DataTable: the eight columns, 'No
- * events' when empty, then 'Total: N events' and 'Page x / y' with Prev/Next (pages of 50, §9).
+ * events' when empty, then 'Total: N events' ('Total: 1,000+ events' for a search the server
+ * stopped counting) and 'Page x / y' with Prev/Next (pages of 50, §9).
  */
 export function IsrEventsTable({
   rows,
   page,
   totalPages,
   total,
+  isTotalCapped = false,
   isRefreshing = false,
   onPageChange,
 }: IsrEventsTableProps) {
@@ -124,7 +128,9 @@ export function IsrEventsTable({
         firstRowIndex={(page - 1) * ISR_EVENTS_PAGE_SIZE}
       />
       <nav className={styles.pager} aria-label="ISR events pages">
-        <span>Total: {total === null ? '…' : formatCount(total)} events</span>
+        <span>
+          Total: {total === null ? '…' : `${formatCount(total)}${isTotalCapped ? '+' : ''}`} events
+        </span>
         <Button
           size="small"
           aria-disabled={page <= 1 || busy || undefined}

@@ -57,6 +57,8 @@ export interface IsrViewProps {
   page: number;
   totalPages: number | null;
   total: number | null;
+  /** A search the server stopped counting at `total` ('Total: 1,000+ events'). */
+  isTotalCapped?: boolean;
   isEventsRefreshing: boolean;
   /** Width available to the charts, px (0 = not measured yet). */
   chartWidth: number;
@@ -125,6 +127,7 @@ export function IsrView(props: IsrViewProps) {
           page={props.page}
           totalPages={props.totalPages}
           total={props.total}
+          isTotalCapped={props.isTotalCapped}
           isRefreshing={props.isEventsRefreshing}
           onPageChange={props.onPageChange}
         />

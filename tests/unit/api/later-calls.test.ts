@@ -240,6 +240,7 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
     ]);
     const events = await fetchIsrEvents({ ...DEFAULT_ISR_EVENTS_QUERY, orderId: ' 55 ' });
     expect(events.total).toBe(1);
+    expect(events.isTotalCapped).toBe(false);
     expect(events.rows[0]).toMatchObject({
       id: '7',
       receipt: 'R1',
@@ -253,6 +254,16 @@ describe('logs, metrics, ISR (permissive shapes)', () => {
       page: '1',
       pageSize: '50',
     });
+  });
+
+  it('ISR events: a search total the server capped (totalCapped) reads as capped', async () => {
+    server.use(
+      http.get(api('/isr-events'), () =>
+        HttpResponse.json({ rows: [{ id: 1, receipt: 'R1' }], total: 1000, totalCapped: true }),
+      ),
+    );
+    const page = await fetchIsrEvents({ ...DEFAULT_ISR_EVENTS_QUERY, q: 'example' });
+    expect(page).toMatchObject({ total: 1000, isTotalCapped: true });
   });
 });
 
