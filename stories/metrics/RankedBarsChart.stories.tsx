@@ -54,6 +54,10 @@ export const Default: Story = {
     await expect(items).toHaveLength(6);
     await expect(items[0]).toHaveTextContent('superaff$24.8k');
     await expect(items[5]).toHaveTextContent('tubepro');
+    // Rank order reads top-down: #1's bar is the top one, #12's the bottom one.
+    const tickY = (text: string) => within(chart).getByText(text).getBoundingClientRect().top;
+    await expect(tickY('superaff')).toBeLessThan(tickY('clicksmith'));
+    await expect(tickY('clicksmith')).toBeLessThan(tickY('linklord'));
     const rows = await openDataTable(chart);
     await expect(rows).toHaveLength(13);
     await expect(rows[0]).toHaveTextContent('RankNameAmount');
@@ -113,5 +117,12 @@ export const LongLabels: Story = {
     const list = canvas.getByRole('list', { name: `${TITLE}: first 3` });
     await expect(within(list).getByText(LONG_NAMES[0]!.affiliate)).toBeVisible();
     await expect(within(list).getByText('(none)')).toBeVisible();
+    // A long name is cut, never its amount: every amount stays inside its list item.
+    for (const item of within(list).getAllByRole('listitem')) {
+      const amount = item.lastElementChild!.getBoundingClientRect();
+      await expect(amount.width).toBeGreaterThan(0);
+      await expect(amount.right).toBeLessThanOrEqual(item.getBoundingClientRect().right + 0.5);
+    }
+    await expect(list).toHaveTextContent('$12.5k');
   },
 };

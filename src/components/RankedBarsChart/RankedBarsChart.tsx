@@ -37,7 +37,11 @@ export interface RankedBarsChartProps<D extends object> {
 }
 
 const MARGIN = { top: 8, right: 16, bottom: 28, left: 120 } as const;
-const Y_SCALE = { type: 'band', paddingInner: 0.25, paddingOuter: 0.1 } as const;
+/**
+ * XYChart maps a y band scale bottom-up (range [bottom, top]); `reverse` puts rank 1 on top, as
+ * the `band` scale below (anchor, highlight) and the text list read.
+ */
+const Y_SCALE = { type: 'band', paddingInner: 0.25, paddingOuter: 0.1, reverse: true } as const;
 const X_SCALE = { type: 'linear', nice: true, zero: true } as const;
 
 function truncate(text: string, max = 16): string {
