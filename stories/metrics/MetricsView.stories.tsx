@@ -63,9 +63,10 @@ function card(canvasElement: HTMLElement, label: string): { value: string; hint:
   };
 }
 
-/** Drops focus so the screenshot is a still state. */
+/** Drops focus and scrolls back to the top so the screenshot is a still state. */
 function blur(): void {
   if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  window.scrollTo(0, 0);
 }
 
 /**
@@ -80,7 +81,7 @@ const meta = {
     range: { from: '2026-10-24', to: '2026-11-20' },
     metrics: { status: 'ready', data: M28 },
     isrSummary: { status: 'ready', data: ISR28 },
-    chartWidth: 1000,
+    chartWidth: 940,
     onFiltersChange: fn(),
   },
 } satisfies Meta<typeof MetricsView>;

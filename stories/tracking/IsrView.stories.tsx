@@ -74,9 +74,10 @@ const usd2 = (cents: number) =>
     minimumFractionDigits: 2,
   }).format(cents / 100);
 
-/** Drops focus so the screenshot is a still state. */
+/** Drops focus and scrolls back to the top so the screenshot is a still state. */
 function blur(): void {
   if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  window.scrollTo(0, 0);
 }
 
 /**
@@ -101,7 +102,7 @@ const meta = {
     total: 120,
     isTotalCapped: false,
     isEventsRefreshing: false,
-    chartWidth: 1000,
+    chartWidth: 940,
     onPresetChange: fn(),
     onRangeChange: fn(),
     onRefresh: fn(),
