@@ -18,7 +18,7 @@ const LONG_NAMES: IsrAffiliateRow[] = [
   { affiliate: '', amountCents: 120_000, events: 4 },
 ];
 const TITLE = 'Top affiliates by revenue';
-const name = (d: IsrAffiliateRow) => d.affiliate;
+const name = (d: IsrAffiliateRow) => d.affiliate ?? '';
 const amount = (d: IsrAffiliateRow) => d.amountCents;
 
 /**
@@ -115,7 +115,7 @@ export const LongLabels: Story = {
     const chart = canvas.getByRole('region', { name: TITLE });
     await expect(within(chart).getByText('the-extremely-l…')).toBeInTheDocument();
     const list = canvas.getByRole('list', { name: `${TITLE}: first 3` });
-    await expect(within(list).getByText(LONG_NAMES[0]!.affiliate)).toBeVisible();
+    await expect(within(list).getByText(LONG_NAMES[0]!.affiliate!)).toBeVisible();
     await expect(within(list).getByText('(none)')).toBeVisible();
     // A long name is cut, never its amount: every amount stays inside its list item.
     for (const item of within(list).getAllByRole('listitem')) {
