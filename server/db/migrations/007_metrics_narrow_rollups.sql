@@ -10,6 +10,7 @@
 -- (called by the subscription_events trigger and by the subscription key-change trigger of 005)
 -- now also writes them, the truncate trigger empties them, and metrics_rollup_rebuild() recomputes
 -- them. Each holds exactly the GROUP BY of metrics_daily over its own key.
+-- Last, an index over subscriptions by lower(plan) for the access counts of a plan filter.
 
 CREATE TABLE metrics_daily_plan (
   day           DATE NOT NULL,
@@ -103,3 +104,12 @@ INSERT INTO metrics_daily_status
     FROM metrics_daily GROUP BY 1, 2, 3, 4, 5;
 ANALYZE metrics_daily_plan;
 ANALYZE metrics_daily_status;
+
+-- Current access / access at the start of the range (part 2 of the overview) for a plan filter:
+-- the (status, ends_at) index of 005 cannot narrow lower(plan), so a plan=Pro overview read all
+-- 100k entries of it and kept a third (bench: 82 ms → 18 ms p50 for that query with this index,
+-- an index-only scan of the plan's slice). Status filters keep using 005's index.
+CREATE INDEX subscriptions_metrics_plan_access_idx ON subscriptions (lower(plan))
+  INCLUDE (provider, plan, status, ends_at, start_date);
+-- Statistics of the expression lower(plan), so the planner sees the slice's real size.
+ANALYZE subscriptions;
