@@ -6,7 +6,8 @@
  * Definitions (UTC days; money in integer cents of the reporting currency):
  * - new / renewals / cancellations: subscription_events of type 'new', 'renewal', 'cancellation'
  *   whose occurred_at falls on a day of the range. They are read from the daily roll-ups of
- *   migration 005 (metrics_daily, metrics_daily_provider), kept exact by triggers.
+ *   migrations 005 and 007 (metrics_daily, metrics_daily_provider, metrics_daily_plan,
+ *   metrics_daily_status), kept exact by triggers; rollupTable picks the narrowest for the filters.
  * - totalActive: subscriptions granting current access at `now` — the one SQL definition of
  *   server/stats (activeAccessCondition), so with no filter it equals /stats activeSubscribers.
  * - activeAtStart: subscriptions that had started before the range's first instant and whose
@@ -214,6 +215,24 @@ function filterSql(
 }
 
 /**
+ * The narrowest daily roll-up holding every column the filters compare (all are kept exact by the
+ * triggers of migrations 005 and 007, and each is a GROUP BY of metrics_daily over its key, so every
+ * choice gives the same answer): no plan/source/status filter → metrics_daily_provider (day, type,
+ * provider, currency); plan only → metrics_daily_plan; status only → metrics_daily_status; source or
+ * any combination → metrics_daily (the full key).
+ */
+export function rollupTable(
+  f: Pick<OverviewQuery, 'plan' | 'source' | 'status'>,
+): 'metrics_daily_provider' | 'metrics_daily_plan' | 'metrics_daily_status' | 'metrics_daily' {
+  const plan = f.plan !== undefined;
+  const status = f.status !== undefined;
+  if (f.source !== undefined || (plan && status)) return 'metrics_daily';
+  if (plan) return 'metrics_daily_plan';
+  if (status) return 'metrics_daily_status';
+  return 'metrics_daily_provider';
+}
+
+/**
  * Computes the §3 Metrics response for `q` at the clock `now` (see the module doc for every
  * definition). Throws 400 on a bad query (parseOverviewQuery); database failures propagate.
  */
@@ -221,9 +240,7 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   const { db, config } = deps;
   const now = deps.now();
   const parsed = parseOverviewQuery(query, now);
-  const fine =
-    parsed.plan !== undefined || parsed.source !== undefined || parsed.status !== undefined;
-  const table = fine ? 'metrics_daily' : 'metrics_daily_provider';
+  const table = rollupTable(parsed);
 
   let from = parsed.from;
   if (from === null) {

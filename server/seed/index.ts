@@ -54,6 +54,8 @@ const VACUUMED_TABLES = [
   'isr_events',
   'metrics_daily',
   'metrics_daily_provider',
+  'metrics_daily_plan',
+  'metrics_daily_status',
   'isr_daily',
   'isr_daily_affiliate',
 ];
