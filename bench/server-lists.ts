@@ -22,6 +22,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../server/db';
 import { seedDemoData } from '../server/seed';
 import { testApp, testDeps } from '../server/testing/app';
+import { percentile, recording } from './support';
 import { clickbankRoutes } from '../server/routes/clickbank';
 import { maintenanceRoutes } from '../server/routes/maintenance';
 import { SUBSCRIPTION_SORT_KEYS, subscriptionsRoutes } from '../server/routes/subscriptions';
@@ -32,31 +33,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 2;
 const EXPLAIN = process.argv.includes('--explain');
 const NOW = new Date('2026-11-22T12:00:00.000Z');
-
-/** The p-th percentile (0..100) of `values` (nearest rank), in the values' unit. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1] ?? NaN;
-}
-
-/** A database proxy that records the SQL and parameters of every query (for --explain). */
-function recording(db: PGlite): { db: PGlite; log: { sql: string; params: unknown[] }[] } {
-  const log: { sql: string; params: unknown[] }[] = [];
-  const proxy = new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop === 'query') {
-        return (sql: string, params: unknown[] = [], opts?: unknown) => {
-          log.push({ sql, params });
-          return target.query(sql, params, opts as never);
-        };
-      }
-      const v = Reflect.get(target, prop, receiver);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-  return { db: proxy, log };
-}
 
 async function main(): Promise<void> {
   const t0 = performance.now();

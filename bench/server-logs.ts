@@ -13,19 +13,13 @@ import { openDatabase } from '../server/db';
 import { logsRoutes, parseLogsQuery } from '../server/routes/logs';
 import { LOG_TEMPLATES } from '../server/seed/vocabulary';
 import { testApp, testDeps } from '../server/testing/app';
+import { percentile } from './support';
 
 const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 2;
 const EXPLAIN = process.argv.includes('--explain');
 const NOW = new Date('2026-11-22T12:00:00.000Z');
-
-/** The p-th percentile (0..100) of `values` (nearest rank). */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1] ?? NaN;
-}
 
 async function main() {
   const started = performance.now();

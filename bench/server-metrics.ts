@@ -21,6 +21,7 @@ import { isrRoutes } from '../server/routes/isr';
 import { metricsRoutes } from '../server/routes/metrics';
 import { createStatsRouter } from '../server/routes/stats';
 import { testApp, testDeps } from '../server/testing/app';
+import { percentile, recording } from './support';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const ISR_EVENTS = Number(process.env.BENCH_ISR_EVENTS ?? 1_000_000);
@@ -28,31 +29,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 2;
 const EXPLAIN = process.argv.includes('--explain');
 const NOW = new Date('2026-11-22T12:00:00.000Z');
-
-/** The p-th percentile (0..100) of `values` (nearest rank). */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1] ?? NaN;
-}
-
-/** A database proxy recording the SQL and parameters of every query (for --explain). */
-function recording(db: PGlite): { db: PGlite; log: { sql: string; params: unknown[] }[] } {
-  const log: { sql: string; params: unknown[] }[] = [];
-  const proxy = new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop === 'query') {
-        return (sql: string, params: unknown[] = [], opts?: unknown) => {
-          log.push({ sql, params });
-          return target.query(sql, params, opts as never);
-        };
-      }
-      const v = Reflect.get(target, prop, receiver);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-  return { db: proxy, log };
-}
 
 /**
  * Tops isr_events up to `target` rows with copies of the seeded rows (receipt and order id

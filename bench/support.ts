@@ -1,0 +1,30 @@
+/**
+ * Helpers shared by the server benchmarks (server-lists, server-metrics, server-logs): the
+ * nearest-rank percentile they print and the query recorder behind their --explain output.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+
+/** The p-th percentile (0..100) of `values` (nearest rank), in the values' unit; NaN when empty. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] ?? NaN;
+}
+
+/** A database proxy that records the SQL and parameters of every query (for --explain). */
+export function recording(db: PGlite): { db: PGlite; log: { sql: string; params: unknown[] }[] } {
+  const log: { sql: string; params: unknown[] }[] = [];
+  const proxy = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return (sql: string, params: unknown[] = [], opts?: unknown) => {
+          log.push({ sql, params });
+          return target.query(sql, params, opts as never);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { db: proxy, log };
+}
