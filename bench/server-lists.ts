@@ -1,10 +1,10 @@
 /**
- * Benchmark of the Users and Subscriptions lists (issues #3, #11): an in-memory PGlite seeded with
+ * Benchmark of the Users and Subscriptions lists (issues #3, #11): an in-memory Db seeded with
  * the demo data (server/seed, 100 000 customers by default, ending with VACUUM ANALYZE), then
  * typical list queries sent through
  * the real route handlers (`app.request` on a Hono app mounting the feature routers), each
  * BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms per query: wall clock,
- * and the process CPU time per request (PGlite runs in this thread, so CPU time is the work done,
+ * and the process CPU time per request (Db runs in this thread, so CPU time is the work done,
  * which other load on a shared machine disturbs far less than wall clock).
  *
  *   npx tsx bench/server-lists.ts                  # 100k customers, 30 runs
@@ -18,7 +18,7 @@
  * table, so index use can be checked on the large dataset. Timings are measurements only; no test
  * asserts them. Figures and how to read them: bench/README.md.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../server/db/types';
 import { openDatabase } from '../server/db';
 import { seedDemoData } from '../server/seed';
 import { testApp, testDeps } from '../server/testing/app';
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
  * each once) and any sequential scan, e.g. 'members_updated_at_idx, customers_pkey, Seq Scan on logs'.
  */
 async function explain(
-  db: PGlite,
+  db: Db,
   name: string,
   log: { sql: string; params: unknown[] }[],
 ): Promise<string> {

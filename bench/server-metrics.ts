@@ -1,11 +1,11 @@
 /**
- * Benchmark of the Metrics and Integrated Tracking endpoints (issue #7): a PGlite database seeded
+ * Benchmark of the Metrics and Integrated Tracking endpoints (issue #7): a Db database seeded
  * with the demo data (server/seed, 100 000 customers by default), its ISR events topped up to
  * BENCH_ISR_EVENTS (default 1 000 000) with shifted copies of the seeded ones, then typical
  * requests through the real route handlers (`app.request` on a Hono app mounting the routers),
  * each BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms per request next
  * to the issue's targets (/metrics/overview over 365 days ≤ 150 ms; ISR endpoints ≤ 50 ms).
- * Also prints the process CPU time per request (PGlite runs in-process, single-threaded), which
+ * Also prints the process CPU time per request (Db runs in-process, single-threaded), which
  * is less distorted than wall time on a shared, busy machine. Figures only; nothing asserts them.
  *
  *   npx tsx bench/server-metrics.ts                                  # 100k customers, 1M ISR events
@@ -14,7 +14,7 @@
  *                                                                      # reuse it next time (seeding is slow)
  *   npx tsx bench/server-metrics.ts --explain                        # also print the plan of every query
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../server/db/types';
 import { openDatabase } from '../server/db';
 import { seedDemoData } from '../server/seed';
 import { isrRoutes } from '../server/routes/isr';
@@ -35,7 +35,7 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
  * suffixed '-D<round>', created_at moved back by up to a day), so the volume grows but the shape
  * (sources, long-tail affiliates, daily rhythm) stays the seed's. Returns the rows added.
  */
-async function topUpIsr(db: PGlite, target: number): Promise<number> {
+async function topUpIsr(db: Db, target: number): Promise<number> {
   let added = 0;
   for (let round = 1; round < 100; round++) {
     const have =
@@ -214,14 +214,14 @@ async function main(): Promise<void> {
   console.log(
     `\n${RUNS} runs per request after ${WARMUP} warm-up runs; ${CUSTOMERS} customers, ${c?.isr} ISR events; Node ${process.version}.` +
       "\nRows marked — have no target (shown for context: whole-history scans). cpu = this process's" +
-      '\nuser+system CPU time per request (PGlite runs in-process), less sensitive to a shared, busy machine.',
+      '\nuser+system CPU time per request (Db runs in-process), less sensitive to a shared, busy machine.',
   );
   await db.close();
 }
 
 /** Prints the plan of each SELECT / WITH query the last request sent (EXPLAIN ANALYZE, same parameters). */
 async function explain(
-  db: PGlite,
+  db: Db,
   name: string,
   log: { sql: string; params: unknown[] }[],
 ): Promise<void> {

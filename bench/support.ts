@@ -2,7 +2,7 @@
  * Helpers shared by the server benchmarks (server-lists, server-metrics, server-logs): the
  * nearest-rank percentile they print and the query recorder behind their --explain output.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../server/db/types';
 
 /** The p-th percentile (0..100) of `values` (nearest rank), in the values' unit; NaN when empty. */
 export function percentile(values: number[], p: number): number {
@@ -12,14 +12,14 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** A database proxy that records the SQL and parameters of every query (for --explain). */
-export function recording(db: PGlite): { db: PGlite; log: { sql: string; params: unknown[] }[] } {
+export function recording(db: Db): { db: Db; log: { sql: string; params: unknown[] }[] } {
   const log: { sql: string; params: unknown[] }[] = [];
   const proxy = new Proxy(db, {
     get(target, prop, receiver) {
       if (prop === 'query') {
-        return (sql: string, params: unknown[] = [], opts?: unknown) => {
+        return (sql: string, params: unknown[] = []) => {
           log.push({ sql, params });
-          return target.query(sql, params, opts as never);
+          return target.query(sql, params);
         };
       }
       const v = Reflect.get(target, prop, receiver);

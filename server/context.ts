@@ -3,7 +3,7 @@
  * logger and the clock. Routes never read process.env or the wall clock directly, so tests can
  * run them against an in-memory database at a fixed time.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from './db/types';
 import type { Logger } from 'pino';
 
 /** Discourse (the forum) settings; absent = "Discourse not configured". */
@@ -74,7 +74,7 @@ export interface ServerConfig {
 
 /** Dependencies handed to every route factory. */
 export interface AppDeps {
-  db: PGlite;
+  db: Db;
   config: ServerConfig;
   log: Logger;
   /** The clock; tests pin it. */

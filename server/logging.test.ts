@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from './db/types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import type { ServerConfig } from './context';
@@ -20,7 +20,7 @@ import { pino } from 'pino';
 
 /** Issue 8 log hygiene: truncation, the bounded queue, retention and the sign-in rows. */
 const T0 = new Date('2026-11-20T09:00:00.000Z');
-let db: PGlite;
+let db: Db;
 let config: ServerConfig;
 const clock = { now: T0 };
 

@@ -7,7 +7,7 @@
  * caller-controlled fields are truncated, and retention deletes rows older than LOG_RETENTION_DAYS
  * and beyond LOG_MAX_ROWS.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from './db/types';
 import type { MiddlewareHandler } from 'hono';
 import { pino, type Logger } from 'pino';
 import type { AppDeps } from './context';
@@ -107,9 +107,9 @@ interface Writer {
   draining: Promise<void> | null;
 }
 
-const writers = new WeakMap<PGlite, Writer>();
+const writers = new WeakMap<Db, Writer>();
 
-function writerFor(db: PGlite): Writer {
+function writerFor(db: Db): Writer {
   let w = writers.get(db);
   if (!w) {
     w = { queue: [], stats: { queued: 0, written: 0, dropped: 0, failed: 0 }, draining: null };
@@ -185,12 +185,12 @@ function kick(deps: Pick<AppDeps, 'db' | 'log'>, w: Writer): void {
 }
 
 /** The log writer's counters for `db` (all zero before the first write). */
-export function logWriterStats(db: PGlite): LogWriterStats {
+export function logWriterStats(db: Db): LogWriterStats {
   return { ...writerFor(db).stats };
 }
 
 /** Resolves once every background `logs` insert queued so far on `db` has settled (tests, shutdown). */
-export async function flushDbLogs(db: PGlite): Promise<void> {
+export async function flushDbLogs(db: Db): Promise<void> {
   const w = writers.get(db);
   while (w?.draining) await w.draining;
 }
@@ -208,7 +208,7 @@ export interface PruneResult {
  * newest `maxRows` (by ts, then id). Both deletes use the (ts, id) index of migration 004.
  */
 export async function pruneLogs(
-  db: PGlite,
+  db: Db,
   now: Date,
   retentionDays: number,
   maxRows: number,

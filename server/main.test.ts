@@ -57,6 +57,6 @@ describe('startServer', () => {
     await server.close();
     await server.close(); // idempotent
     await expect(fetch(`${base}/api/admin/health`)).rejects.toThrow();
-    expect(server.deps.db.closed).toBe(true);
+    await expect(server.deps.db.query('SELECT 1')).rejects.toThrow();
   });
 });

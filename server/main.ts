@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from './db/types';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app';
@@ -38,7 +38,7 @@ export interface StartOptions {
 
 /** Seeds demo data when the customers table is empty and seedCustomers > 0; logs what it did. */
 export async function seedIfEmpty(
-  db: PGlite,
+  db: Db,
   config: ServerConfig,
   log: Logger,
   now: Date,

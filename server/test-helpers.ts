@@ -2,7 +2,7 @@
  * Helpers for server tests: a complete ServerConfig without reading the environment, AppDeps with
  * a silent logger and a pinned clock, and a database double that is "down".
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from './db/types';
 import { pino } from 'pino';
 import { hashPassword } from './auth/password';
 import type { AppDeps, ServerConfig } from './context';
@@ -39,12 +39,12 @@ export async function makeTestConfig(overrides: Partial<ServerConfig> = {}): Pro
 }
 
 /** AppDeps over `db` with a silent logger and a clock that answers `clock.now` (mutable by the test). */
-export function makeTestDeps(db: PGlite, config: ServerConfig, clock: { now: Date }): AppDeps {
+export function makeTestDeps(db: Db, config: ServerConfig, clock: { now: Date }): AppDeps {
   return { db, config, log: pino({ level: 'silent' }), now: () => clock.now };
 }
 
-/** A stand-in PGlite whose every query rejects, as a database that is down does. */
-export function downDatabase(): PGlite {
+/** A stand-in Db whose every query rejects, as a database that is down does. */
+export function downDatabase(): Db {
   const fail = () => Promise.reject(new Error('PGlite is closed'));
-  return { query: fail, exec: fail, transaction: fail } as unknown as PGlite;
+  return { query: fail, exec: fail, transaction: fail } as unknown as Db;
 }

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { usersRoutes } from '../routes/users';
 import { call, discourseConfig, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -11,7 +11,7 @@ import {
 import { NOW, seedScenario } from '../testing/scenario';
 import { parseActionBody } from './actions';
 
-let db: PGlite;
+let db: Db;
 let fake: FakeDiscourse | null = null;
 
 beforeAll(async () => {

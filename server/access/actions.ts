@@ -16,7 +16,7 @@
  * afterwards and its failure never rolls access back — it is reported in `discourse` and logged
  * as a warn row. Scheduled revocations leave the forum alone until runExpiration applies them.
  */
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
 import {
@@ -99,7 +99,7 @@ interface MemberState {
 
 /** Inserts one `logs` row through `db` (a transaction or the database); context is stored as JSONB. */
 export async function insertLog(
-  db: Pick<PGlite | Transaction, 'query'>,
+  db: Queryable,
   ts: Date,
   level: 'info' | 'warn' | 'error',
   msg: string,

@@ -18,7 +18,7 @@
  * new + renewal event amounts minus refunds of all the customer's subscriptions in the detail's
  * currency, in cents.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { iso } from './params';
 import type { Provider } from '../vocabulary';
 
@@ -110,7 +110,7 @@ const SOURCE_SQL = `SELECT s.id, s.customer_id, c.email, c.name AS customer_name
 
 /** Loads the subscription (provider, provider_id) → DetailSource or null. */
 export async function findByProviderId(
-  db: PGlite,
+  db: Db,
   provider: Provider,
   providerId: string,
 ): Promise<DetailSource | null> {
@@ -122,7 +122,7 @@ export async function findByProviderId(
 }
 
 /** Loads the most recent subscription (latest start_date, then id) of the customer `email` → DetailSource or null. */
-export async function findLatestByEmail(db: PGlite, email: string): Promise<DetailSource | null> {
+export async function findLatestByEmail(db: Db, email: string): Promise<DetailSource | null> {
   const r = await db.query<DetailSource>(
     `${SOURCE_SQL} WHERE c.email = $1 ORDER BY s.start_date DESC, s.id DESC LIMIT 1`,
     [email],
@@ -132,7 +132,7 @@ export async function findLatestByEmail(db: PGlite, email: string): Promise<Deta
 
 /** Lifetime revenue of customer `customerId` in `currency`, in cents: new + renewal amounts minus refunds. */
 export async function customerRevenueCents(
-  db: PGlite,
+  db: Db,
   customerId: number,
   currency: string,
 ): Promise<number> {
@@ -241,7 +241,7 @@ const ORDER_COLUMNS = `receipt, sku, status, title, site, affiliate, country, st
   account_amount_cents, next_payment_at, created_at_provider, raw_json`;
 
 /** Order records of `email` (lower case), newest first (created_at_provider, then id) → OrderJson[]. */
-export async function ordersByEmail(db: PGlite, email: string): Promise<OrderJson[]> {
+export async function ordersByEmail(db: Db, email: string): Promise<OrderJson[]> {
   const r = await db.query<OrderRow>(
     `SELECT ${ORDER_COLUMNS} FROM clickbank_orders WHERE email = $1 ORDER BY created_at_provider DESC, id DESC`,
     [email],
@@ -250,10 +250,7 @@ export async function ordersByEmail(db: PGlite, email: string): Promise<OrderJso
 }
 
 /** Order records linked to subscription `subscriptionId`, newest first → OrderJson[]. */
-export async function ordersBySubscription(
-  db: PGlite,
-  subscriptionId: number,
-): Promise<OrderJson[]> {
+export async function ordersBySubscription(db: Db, subscriptionId: number): Promise<OrderJson[]> {
   const r = await db.query<OrderRow>(
     `SELECT ${ORDER_COLUMNS} FROM clickbank_orders WHERE subscription_id = $1 ORDER BY created_at_provider DESC, id DESC`,
     [subscriptionId],

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
@@ -18,7 +18,7 @@ import { signSessionToken } from './session';
 const T0 = new Date('2026-11-20T09:00:00.000Z');
 const clientEnv = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
 
-let db: PGlite;
+let db: Db;
 let config: ServerConfig;
 const clock = { now: T0 };
 
@@ -30,7 +30,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-function app(overrides: { config?: ServerConfig; db?: PGlite } = {}) {
+function app(overrides: { config?: ServerConfig; db?: Db } = {}) {
   return createApp(makeTestDeps(overrides.db ?? db, overrides.config ?? config, clock));
 }
 
@@ -192,7 +192,7 @@ describe('POST /auth/login (§8 login codes)', () => {
   it('answers 503 EMPTY_DATABASE when the schema is missing', async () => {
     const uninitialised = {
       query: () => Promise.resolve({ rows: [{ ready: false }] }),
-    } as unknown as PGlite;
+    } as unknown as Db;
     const res = await login(app({ db: uninitialised }), {
       email: TEST_ADMIN_EMAIL,
       password: TEST_ADMIN_PASSWORD,

@@ -1,13 +1,17 @@
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) on a local folder, or in
- * memory for tests. Migrations in ./migrations (NNN_name.sql) are applied in order at start-up,
- * each in its own transaction, and recorded in schema_migrations.
+ * memory for tests, behind the driver-neutral `Db` of ./types. Migrations in ./migrations
+ * (NNN_name.sql) are applied in order at start-up, each in its own transaction, and recorded in
+ * schema_migrations.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Db, NotifyListener, Results, Tx } from './types';
+
+export type { Db, Queryable, Results, Tx } from './types';
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -23,18 +27,73 @@ const extensions = { pg_trgm };
  */
 export const PLANNER_SETTINGS = 'SET random_page_cost = 1.1';
 
+type PgliteQueryable = Pick<PGlite, 'query' | 'exec'>;
+
+async function pgliteQuery<T>(
+  conn: PgliteQueryable,
+  sql: string,
+  params?: unknown[],
+): Promise<Results<T>> {
+  const r = await conn.query<T>(sql, params);
+  return r.affectedRows === undefined
+    ? { rows: r.rows }
+    : { rows: r.rows, affectedRows: r.affectedRows };
+}
+
+/** `Db` over one PGlite instance (a single connection: statements and transactions run one at a time). */
+export class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+  constructor(readonly pglite: PGlite) {}
+
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Results<T>> {
+    return pgliteQuery<T>(this.pglite, sql, params);
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pglite.exec(sql);
+  }
+
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.pglite.transaction(async (t) => {
+      const tx: Tx = {
+        query: <R>(sql: string, params?: unknown[]) => pgliteQuery<R>(t, sql, params),
+        exec: async (sql: string) => {
+          await t.exec(sql);
+        },
+        copyFrom: async (table: string, columns: string, data: string) => {
+          if (data === '') return;
+          await t.query(`COPY ${table} (${columns}) FROM '/dev/blob' WITH (FORMAT text)`, [], {
+            blob: new Blob([data]),
+          });
+        },
+      };
+      return fn(tx);
+    });
+  }
+
+  async listen(channel: string, onNotify: NotifyListener): Promise<() => Promise<void>> {
+    const unlisten = await this.pglite.listen(channel, (payload) => onNotify(payload ?? ''));
+    return () => unlisten();
+  }
+
+  close(): Promise<void> {
+    return this.pglite.close();
+  }
+}
+
 /** Opens (creating when needed) the database at `dataDir`, or in memory for 'memory', and migrates it. */
-export async function openDatabase(dataDir: string): Promise<PGlite> {
-  const db =
+export async function openDatabase(dataDir: string): Promise<Db> {
+  const pglite =
     dataDir === 'memory' ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
-  await db.waitReady;
+  await pglite.waitReady;
+  const db = new PgliteDb(pglite);
   await db.exec(PLANNER_SETTINGS);
   await migrate(db);
   return db;
 }
 
 /** Applies every migration not yet recorded; returns the versions applied now. */
-export async function migrate(db: PGlite): Promise<string[]> {
+export async function migrate(db: Db): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
   const done = new Set(

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable } from './types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDb, resetDb } from '../testing/app';
 import {
@@ -94,7 +94,7 @@ describe('pagedListSql', () => {
 });
 
 describe('pagedList on the database', () => {
-  let db: PGlite;
+  let db: Db;
   const queries: string[] = [];
   const recording = () =>
     ({
@@ -102,7 +102,8 @@ describe('pagedList on the database', () => {
         queries.push(sql);
         return db.query(sql, params);
       },
-    }) as Pick<PGlite, 'query'>;
+      exec: (sql: string) => db.exec(sql),
+    }) as Queryable;
 
   beforeAll(async () => {
     db = await freshDb();

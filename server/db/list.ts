@@ -32,9 +32,9 @@
  * 3. Only the page's rows are joined with their columns (`hydrate`), so deep pages stay cheap.
  * A page past the end answers no rows and the true total.
  *
- * All SQL is portable PostgreSQL (PGlite and PostgreSQL 15).
+ * All SQL is portable PostgreSQL (Db and PostgreSQL 15).
  */
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Queryable } from './types';
 import type { SortDirection } from '../vocabulary';
 
 /** A WHERE clause under construction: SQL fragments with positional parameters and the joins they need. */
@@ -185,7 +185,7 @@ ${finish}`;
  * the total number of matching rows and totalPages.
  */
 export async function pagedList<Row extends object>(
-  db: Pick<PGlite | Transaction, 'query'>,
+  db: Queryable,
   spec: PagedListSpec,
 ): Promise<PagedList<Row>> {
   const { sql, params } = pagedListSql(spec);

@@ -10,7 +10,7 @@
  * - the last real run's outcome (started/finished, ok, counts, sample emails, or the error) is
  *   kept in memory and in the `meta` table (key expiration_last_run) for GET /maintenance/diag.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { runExpiration, type ExpirationResult } from '../access/expiration';
@@ -40,9 +40,9 @@ interface JobState {
   last: ExpirationRunRecord | null;
 }
 
-const states = new WeakMap<PGlite, JobState>();
+const states = new WeakMap<Db, JobState>();
 
-function stateOf(db: PGlite): JobState {
+function stateOf(db: Db): JobState {
   let s = states.get(db);
   if (!s) {
     s = { running: null, last: null };
@@ -53,7 +53,7 @@ function stateOf(db: PGlite): JobState {
 
 /** The job's current state for `db`: the run in progress (or null) and the last finished run (memory, else `meta`). */
 export async function expirationJobStatus(
-  db: PGlite,
+  db: Db,
 ): Promise<{ running: JobState['running']; last_run: ExpirationRunRecord | null }> {
   const s = stateOf(db);
   let last = s.last;

@@ -9,7 +9,7 @@
  * Dataset: the demo seed (its COPY bypasses the triggers; the seed rebuilds the roll-ups) plus
  * rows in other currencies, with blank and null affiliates, and rows straddling UTC midnight.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../seed';
 import { createRng } from '../seed/prng';
@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 const SPAN_START = Date.UTC(2024, 9, 1);
 const SPAN_END = Date.UTC(2026, 11, 31);
 
-let db: PGlite;
+let db: Db;
 let deps: AppDeps;
 
 beforeAll(async () => {

@@ -1,11 +1,11 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../seed';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { NOW } from '../testing/scenario';
 import { isrRoutes, parseInstant, type IsrDailyRowJson, type IsrSummaryJson } from './isr';
 
-let db: PGlite;
+let db: Db;
 const FX = { fxRates: { USD: 1, EUR: 1.08, GBP: 1.27 } };
 const app = () => testApp(testDeps(db, NOW, FX), [isrRoutes]);
 const get = (path: string) => call(app(), 'GET', path);

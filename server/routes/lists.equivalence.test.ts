@@ -9,7 +9,7 @@
  * without a subscription (null subscription columns), shared timestamps (ties broken by the ids)
  * and rows inserted and deleted after seeding (the row_counts triggers must follow).
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iso } from '../access/params';
@@ -22,7 +22,7 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 /** An odd page size, so page boundaries fall inside groups of equal sort keys. */
 const PAGE_SIZE = 7;
 
-let db: PGlite;
+let db: Db;
 let app: Hono;
 
 beforeAll(async () => {

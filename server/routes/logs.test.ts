@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../seed';
@@ -7,7 +7,7 @@ import { NOW } from '../testing/scenario';
 import { LOGS_SEARCH_COUNT_CAP, logsRoutes } from './logs';
 
 /** GET /logs over the seeded demo logs (§2 Logs, §7, §9): level, q, paging, newest first, 400s. */
-let db: PGlite;
+let db: Db;
 let app: Hono;
 
 beforeAll(async () => {

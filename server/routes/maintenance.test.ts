@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, discourseConfig, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -7,7 +7,7 @@ import { insertCustomer, insertMember } from '../testing/fixtures';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { maintenanceRoutes } from './maintenance';
 
-let db: PGlite;
+let db: Db;
 let app: Hono;
 let fake: FakeDiscourse | null = null;
 

@@ -5,7 +5,7 @@
  * subscription_events say — after seeding (rebuild), after event writes, after a subscription's
  * plan/status changes, after metrics_rollup_rebuild() and after a truncate.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../seed';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -14,7 +14,7 @@ import { NOW } from '../testing/scenario';
 import { ACCESS_STATUSES } from '../vocabulary';
 import { metricsRoutes, rollupTable, type MetricsOverviewJson } from './metrics';
 
-let db: PGlite;
+let db: Db;
 beforeAll(async () => {
   db = await freshDb();
   await resetDb(db);

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../seed';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -7,7 +7,7 @@ import { NOW, seedScenario } from '../testing/scenario';
 import { createStatsRouter } from './stats';
 import { metricsRoutes, type MetricsOverviewJson } from './metrics';
 
-let db: PGlite;
+let db: Db;
 beforeAll(async () => {
   db = await freshDb();
 }, 60_000);

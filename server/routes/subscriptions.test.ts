@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, countRows, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -17,7 +17,7 @@ import {
   type SubscriptionRowJson,
 } from './subscriptions';
 
-let db: PGlite;
+let db: Db;
 let app: Hono;
 
 beforeAll(async () => {

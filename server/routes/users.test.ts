@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -6,7 +6,7 @@ import { insertCustomer, insertMember, insertSubscription } from '../testing/fix
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { USER_SORT_KEYS, usersRoutes, type UserRowJson } from './users';
 
-let db: PGlite;
+let db: Db;
 let app: Hono;
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * database (issue 6): bad input answers 400 `{error:'bad_request', message, issues:[{path, message}]}`
  * (docs/api.md "Errors") and writes nothing.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freshDb, testApp, testDeps } from '../testing/app';
@@ -13,7 +13,7 @@ import { maintenanceRoutes } from './maintenance';
 import { subscriptionsRoutes } from './subscriptions';
 import { usersRoutes } from './users';
 
-let db: PGlite;
+let db: Db;
 let app: Hono;
 
 beforeAll(async () => {

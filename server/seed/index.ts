@@ -2,7 +2,7 @@
  * Demo data for the reference server (brief item 2): deterministic from the seed and the UTC day
  * of `now`, written with PostgreSQL COPY in batches inside one transaction (all or nothing).
  */
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Db, Tx } from '../db/types';
 import { COPY_COLUMNS, DemoGenerator } from './generate';
 import { ISR_COPY_COLUMNS } from './isr';
 
@@ -30,16 +30,9 @@ export interface SeedSummary {
   durationMs: number;
 }
 
-async function copyRows(
-  tx: Transaction,
-  table: string,
-  columns: string,
-  data: string,
-): Promise<void> {
+async function copyRows(tx: Tx, table: string, columns: string, data: string): Promise<void> {
   if (data === '') return;
-  await tx.query(`COPY ${table} (${columns}) FROM '/dev/blob' WITH (FORMAT text)`, [], {
-    blob: new Blob([data]),
-  });
+  await tx.copyFrom(table, columns, data);
 }
 
 /** Tables the seed fills, vacuumed and analysed once it has committed. */
@@ -79,7 +72,7 @@ const SEQUENCED_TABLES = [
  * UTC day of `opts.now`. The filled tables are then VACUUM ANALYZEd. Throws (writing nothing) when customers already exist or on invalid options.
  */
 export async function seedDemoData(
-  db: PGlite,
+  db: Db,
   opts: { customers: number; seed: number; now: Date },
 ): Promise<SeedSummary> {
   const started = performance.now();

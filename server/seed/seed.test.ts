@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db';
 import { computeDashboardStats } from '../stats';
@@ -37,7 +37,7 @@ const N = 400;
 const MORNING = new Date('2026-11-20T10:00:00.000Z');
 const EVENING = new Date('2026-11-20T23:30:00.000Z');
 
-let db: PGlite;
+let db: Db;
 let summary: SeedSummary;
 
 async function checksum(): Promise<string> {

@@ -10,7 +10,7 @@
  * Money is integer cents. Amounts in other currencies are converted into the reporting currency
  * with the fixed rates of the configuration; a currency without a rate is left out (and logged).
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../context';
 import { ACCESS_STATUSES, type Cadence } from '../vocabulary';
@@ -100,12 +100,7 @@ export function monthlyRecurringCents(
   return Math.round(total);
 }
 
-async function core(
-  db: PGlite,
-  config: ServerConfig,
-  now: Date,
-  missing: Set<string>,
-): Promise<Core> {
+async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string>): Promise<Core> {
   const nowIso = now.toISOString();
   const groups = await db.query<{
     currency: string;
@@ -175,7 +170,7 @@ export function utcDayBounds(now: Date): { start: Date; end: Date } {
  * Throws when the database fails (the app answers 500/503).
  */
 export async function computeDashboardStats(
-  db: PGlite,
+  db: Db,
   config: ServerConfig,
   now: Date,
   log?: Logger,
@@ -238,7 +233,7 @@ export async function computeDashboardStats(
  * answers db_ok false with every figure null instead of throwing.
  */
 export async function computeAdminStatus(
-  db: PGlite,
+  db: Db,
   config: ServerConfig,
   now: Date,
   log?: Logger,

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { signSessionToken } from '../auth/session';
@@ -203,7 +203,7 @@ const EVENTS: Array<[number, string, string, number | null, string | null]> = [
 
 const RATES: Record<string, number> = { USD: 1, EUR: 1.08, GBP: 1.27 };
 
-let db: PGlite;
+let db: Db;
 let config: ServerConfig;
 let token: string;
 

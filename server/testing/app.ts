@@ -3,7 +3,7 @@
  * small Hono app that mounts routers and maps errors exactly as docs/api.md says (the production
  * server/app.ts does the same). Tests only; nothing here is imported by the server.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import type { AppDeps, DiscourseConfig, ServerConfig } from '../context';
@@ -35,7 +35,7 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
 }
 
 /** Builds AppDeps around `db` with the clock pinned to `now` (UTC) and a silent logger. */
-export function testDeps(db: PGlite, now: Date, overrides: Partial<ServerConfig> = {}): AppDeps {
+export function testDeps(db: Db, now: Date, overrides: Partial<ServerConfig> = {}): AppDeps {
   return {
     db,
     config: testConfig(overrides),
@@ -45,12 +45,12 @@ export function testDeps(db: PGlite, now: Date, overrides: Partial<ServerConfig>
 }
 
 /** Opens a fresh migrated in-memory database (about 3 s on these machines: share one per file). */
-export function freshDb(): Promise<PGlite> {
+export function freshDb(): Promise<Db> {
   return openDatabase('memory');
 }
 
 /** Deletes every row of the feature tables (between tests sharing one database) and restarts ids. */
-export async function resetDb(db: PGlite): Promise<void> {
+export async function resetDb(db: Db): Promise<void> {
   await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers
     RESTART IDENTITY CASCADE`);
 }
@@ -95,7 +95,7 @@ export async function call(
 }
 
 /** Counts rows of `table` (one of the schema's tables). */
-export async function countRows(db: PGlite, table: string): Promise<number> {
+export async function countRows(db: Db, table: string): Promise<number> {
   if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table name ${table}`);
   const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
   return r.rows[0]?.n ?? 0;

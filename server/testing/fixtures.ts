@@ -3,7 +3,7 @@
  * payload), members, subscription events and ClickBank orders. Each helper inserts one row and
  * returns its id. Instants are ISO strings (UTC); money is integer cents.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 
 /** A LemonSqueezy subscription object as its API returns it (the public "JSON Example"), for `id`. */
 export function lemonSqueezyObject(
@@ -57,7 +57,7 @@ export function lemonSqueezyObject(
   };
 }
 
-async function insertReturningId(db: PGlite, sql: string, params: unknown[]): Promise<number> {
+async function insertReturningId(db: Db, sql: string, params: unknown[]): Promise<number> {
   const r = await db.query<{ id: number }>(sql, params);
   const id = r.rows[0]?.id;
   if (id === undefined) throw new Error('insert returned no id');
@@ -65,11 +65,7 @@ async function insertReturningId(db: PGlite, sql: string, params: unknown[]): Pr
 }
 
 /** Inserts a customer → id. */
-export function insertCustomer(
-  db: PGlite,
-  email: string,
-  name: string | null = null,
-): Promise<number> {
+export function insertCustomer(db: Db, email: string, name: string | null = null): Promise<number> {
   return insertReturningId(db, 'INSERT INTO customers (email, name) VALUES ($1, $2) RETURNING id', [
     email,
     name,
@@ -95,7 +91,7 @@ export interface SubscriptionFixture {
 }
 
 /** Inserts a subscription → id. */
-export function insertSubscription(db: PGlite, s: SubscriptionFixture): Promise<number> {
+export function insertSubscription(db: Db, s: SubscriptionFixture): Promise<number> {
   return insertReturningId(
     db,
     `INSERT INTO subscriptions (customer_id, provider, provider_id, status, cadence, plan, amount_cents, currency,
@@ -122,7 +118,7 @@ export function insertSubscription(db: PGlite, s: SubscriptionFixture): Promise<
 
 /** Inserts a member (forum access row) → id. */
 export function insertMember(
-  db: PGlite,
+  db: Db,
   m: {
     customerId: number;
     subscriptionId: number | null;
@@ -141,7 +137,7 @@ export function insertMember(
 
 /** Inserts a subscription event → id. */
 export function insertEvent(
-  db: PGlite,
+  db: Db,
   e: {
     subscriptionId: number;
     type: string;
@@ -185,7 +181,7 @@ export interface OrderFixture {
 }
 
 /** Inserts a ClickBank order → id. */
-export function insertOrder(db: PGlite, o: OrderFixture): Promise<number> {
+export function insertOrder(db: Db, o: OrderFixture): Promise<number> {
   return insertReturningId(
     db,
     `INSERT INTO clickbank_orders (subscription_id, email, receipt, sku, status, title, site, affiliate, country,

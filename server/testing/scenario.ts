@@ -11,14 +11,14 @@
  *
  * Member and subscription ids equal the numbers above (fresh identities after resetDb).
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/types';
 import { insertCustomer, insertMember, insertSubscription, lemonSqueezyObject } from './fixtures';
 
 /** The pinned clock of the scenario. */
 export const NOW = new Date('2026-11-20T12:00:00.000Z');
 
 /** Inserts the scenario (see the module table) into an empty database. */
-export async function seedScenario(db: PGlite): Promise<void> {
+export async function seedScenario(db: Db): Promise<void> {
   const ada = await insertCustomer(db, 'ada@example.com', 'Ada Lovelace');
   const bob = await insertCustomer(db, 'bob@example.com', null);
   const carol = await insertCustomer(db, 'carol@sample.org', 'Carol C');
@@ -108,7 +108,7 @@ export async function seedScenario(db: PGlite): Promise<void> {
 }
 
 /** A snapshot of every row a write could touch (members, subscriptions and logs), for "nothing written" checks. */
-export async function snapshot(db: PGlite): Promise<unknown> {
+export async function snapshot(db: Db): Promise<unknown> {
   const members = await db.query('SELECT * FROM members ORDER BY id');
   const subs = await db.query(
     'SELECT id, status, current_period_end, ends_at, payload, updated_at FROM subscriptions ORDER BY id',
