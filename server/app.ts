@@ -16,6 +16,7 @@ import { featureRoutes } from './routes/registry';
 import { createHealthRouter } from './routes/health';
 import { createStatsRouter } from './routes/stats';
 import { CONSOLE_BASE, createConsoleRouter } from './static';
+import { webhookRoutes } from './webhooks';
 
 /** The Content-Security-Policy directives the console runs under (no inline scripts). */
 export const CONTENT_SECURITY_POLICY = {
@@ -167,6 +168,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
     c.json({ error: 'not_found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404),
   );
   app.route(config.apiPrefix, api);
+
+  // Provider webhooks (issue 9): at the server root, no session; each verifies its own signature.
+  app.route('/', webhookRoutes(deps));
 
   app.get('/', (c) => c.redirect(`${CONSOLE_BASE}/`, 302));
   app.get(CONSOLE_BASE, (c) => c.redirect(`${CONSOLE_BASE}/`, 302));

@@ -174,6 +174,48 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
   return new Uint8Array(Buffer.from(stored, 'hex'));
 }
 
+/** Name of the file under DATA_DIR that keeps the generated LemonSqueezy webhook signing secret (mode 0600). */
+export const LEMONSQUEEZY_WEBHOOK_SECRET_FILE = 'lemonsqueezy-webhook-secret';
+/** Name of the file under DATA_DIR that keeps the generated ClickBank INS secret key (mode 0600). */
+export const CLICKBANK_SECRET_KEY_FILE = 'clickbank-secret-key';
+
+/**
+ * A webhook secret kept in DATA_DIR/`file`: created once with `generate()` (mode 0600, 'wx' so two
+ * processes starting together keep one), then read back → the trimmed secret. For
+ * DATA_DIR=memory → a fresh `generate()` kept in memory only. ConfigError(`variable`) when the file
+ * holds something that does not match `valid`.
+ */
+async function generatedSecret(
+  dataDir: string,
+  file: string,
+  variable: string,
+  generate: () => string,
+  valid: RegExp,
+): Promise<string> {
+  if (dataDir === 'memory') return generate();
+  const full = path.join(dataDir, file);
+  await mkdir(dataDir, { recursive: true });
+  try {
+    await writeFile(full, generate() + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const stored = (await readFile(full, 'utf8')).trim();
+  if (!valid.test(stored)) {
+    throw new ConfigError(
+      variable,
+      `${full} does not hold a usable secret; set ${variable} or delete the file to generate a new one`,
+    );
+  }
+  return stored;
+}
+
+/** A random ClickBank-style secret key: 16 characters of A-Z and 0-9 (ClickBank's own format). */
+function randomClickbankKey(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  return Array.from(randomBytes(16), (b) => alphabet[b % alphabet.length]).join('');
+}
+
 /**
  * Builds the ServerConfig from environment variables (brief item 1; defaults in the report's env
  * table): PORT 8080, DATA_DIR './.data' or 'memory', API_PREFIX '/api/admin', STATIC_DIR 'dist',
@@ -182,7 +224,8 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
- * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000. Rejects with ConfigError (naming the variable)
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
+ * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key). Rejects with ConfigError (naming the variable)
  * on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
@@ -258,6 +301,25 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     lemonSqueezyApiUrl: baseUrl(env, 'LEMONSQUEEZY_API_URL', 'https://api.lemonsqueezy.com'),
     clickbankApiUrl: baseUrl(env, 'CLICKBANK_API_URL', 'https://api.clickbank.com'),
     clickbankSecretKey: text(env, 'CLICKBANK_SECRET_KEY'),
+    lemonSqueezyWebhookSecret:
+      text(env, 'LEMONSQUEEZY_WEBHOOK_SECRET') ??
+      (await generatedSecret(
+        dataDir,
+        LEMONSQUEEZY_WEBHOOK_SECRET_FILE,
+        'LEMONSQUEEZY_WEBHOOK_SECRET',
+        () => randomBytes(32).toString('hex'),
+        /^\S{16,}$/,
+      )),
+    clickbankGeneratedSecretKey:
+      text(env, 'CLICKBANK_SECRET_KEY') == null
+        ? await generatedSecret(
+            dataDir,
+            CLICKBANK_SECRET_KEY_FILE,
+            'CLICKBANK_SECRET_KEY',
+            randomClickbankKey,
+            /^\S{8,}$/,
+          )
+        : undefined,
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
   };

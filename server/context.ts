@@ -64,6 +64,20 @@ export interface ServerConfig {
   clickbankApiUrl?: string;
   /** ClickBank Instant Notification secret key (CLICKBANK_SECRET_KEY); never sent anywhere, never logged. */
   clickbankSecretKey?: string | null;
+  /**
+   * Signing secret of POST /webhooks/lemonsqueezy (LEMONSQUEEZY_WEBHOOK_SECRET; when unset, a random
+   * secret generated once into DATA_DIR/lemonsqueezy-webhook-secret, or kept in memory for
+   * DATA_DIR=memory). Absent here (other callers' configs) = a random per-process secret.
+   * Never logged.
+   */
+  lemonSqueezyWebhookSecret?: string;
+  /**
+   * The INS secret key POST /webhooks/clickbank decrypts with when CLICKBANK_SECRET_KEY is unset: a
+   * random 16-character key generated once into DATA_DIR/clickbank-secret-key (in memory for
+   * DATA_DIR=memory), so the demo sender works out of the box. The pings ignore it (they test the
+   * configured account key only). Never logged.
+   */
+  clickbankGeneratedSecretKey?: string;
   /** Time-out of each maintenance ping in ms (default 10 000; not an environment variable, tests shorten it). */
   pingTimeoutMs?: number;
   /** Log rows older than this many days are deleted (LOG_RETENTION_DAYS, default 30). */
