@@ -272,6 +272,19 @@ describe('POST /webhooks/lemonsqueezy', () => {
     expect(await counts()).toEqual(EMPTY);
   });
 
+  it('prunes dedup rows older than the retention as deliveries arrive', async () => {
+    await db.query(
+      "INSERT INTO webhook_dedup (id, provider, received_at) VALUES ('old', 'lemonsqueezy', $1), ('recent', 'clickbank', $2)",
+      [new Date(NOW.getTime() - 31 * 24 * HOUR), new Date(NOW.getTime() - 29 * 24 * HOUR)],
+    );
+    await post(created());
+    const ids = await db.query<{ id: string }>('SELECT id FROM webhook_dedup ORDER BY id');
+    expect(ids.rows.map((r) => r.id)).toEqual([
+      'lemonsqueezy:subscription_created:subscriptions:9001:2026-11-20T10:00:00.000Z',
+      'recent',
+    ]);
+  });
+
   it('answers a body over the limit 413', async () => {
     const body = JSON.stringify({ pad: 'x'.repeat(WEBHOOK_MAX_BODY_BYTES) });
     const res = await post({
