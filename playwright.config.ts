@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './tests/chromium';
-import { E2E_ADMIN } from './tests/e2e/support';
+import { E2E_ADMIN, E2E_LEMONSQUEEZY_WEBHOOK_SECRET } from './tests/e2e/support';
 
 /**
  * End-to-end tests: the built console (dist/) served by the reference server exactly as
@@ -49,6 +49,7 @@ export default defineConfig({
       SEED_CUSTOMERS: '3000',
       SEED: '42',
       LOG_LEVEL: 'warn',
+      LEMONSQUEEZY_WEBHOOK_SECRET: E2E_LEMONSQUEEZY_WEBHOOK_SECRET,
     },
   },
 });

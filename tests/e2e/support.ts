@@ -8,6 +8,12 @@ import { expect, type Page } from '@playwright/test';
 /** The e2e administrator; playwright.config.ts passes it to the server's environment. */
 export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-Secret-pass-1' } as const;
 
+/**
+ * The LemonSqueezy webhook signing secret the e2e server is started with
+ * (LEMONSQUEEZY_WEBHOOK_SECRET in playwright.config.ts), so specs can sign deliveries.
+ */
+export const E2E_LEMONSQUEEZY_WEBHOOK_SECRET = 'e2e-lemonsqueezy-webhook-secret-0123456789';
+
 /** localStorage key of the admin token (src/domain/types.ts TOKEN_STORAGE_KEY). */
 export const TOKEN_KEY = 'mg_admin_token';
 
