@@ -42,6 +42,7 @@ import {
   applyAccess,
   blankToNull,
   claimDedup,
+  lockCustomer,
   emitSubscriptionEvent,
   ensureNewEvent,
   readRawBody,
@@ -604,6 +605,7 @@ export async function handleClickbankDelivery(deps: AppDeps, raw: Buffer): Promi
     };
   }
   return deps.db.transaction(async (tx) => {
+    await lockCustomer(tx, parsed.email);
     if (!(await claimDedup(tx, clickbankDedupKey(parsed), 'clickbank', now))) {
       return { ok: true, provider: 'clickbank', event: parsed.type, duplicate: true, effects: [] };
     }

@@ -117,6 +117,18 @@ export async function claimDedup(
   return true;
 }
 
+/**
+ * Serialises the deliveries about one customer across every server instance: a transaction-level
+ * advisory lock on the lower-cased `email`, released at commit or rollback. Two deliveries for one
+ * customer (a subscription_created and its invoice, say) then never race on the first insert of the
+ * same subscription or member row; deliveries for different customers still run in parallel.
+ */
+export async function lockCustomer(tx: Queryable, email: string): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook:' || $1, 0))", [
+    email.toLowerCase(),
+  ]);
+}
+
 /** Inserts or updates the customer with `email` (lower-cased) → its id; a non-empty `name` replaces the stored one. */
 export async function upsertCustomer(
   tx: Queryable,

@@ -52,6 +52,7 @@ import {
   applyAccess,
   blankToNull,
   claimDedup,
+  lockCustomer,
   emitSubscriptionEvent,
   ensureNewEvent,
   readRawBody,
@@ -316,6 +317,13 @@ function attribution(custom: Record<string, unknown>): {
     referrer: pick('referrer', 'referer'),
     subid: pick('subid', 'sub_id', 'tid'),
   };
+}
+
+/** The customer e-mail of a validated delivery (every handled data type carries user_email). */
+function deliveryEmail(d: Delivery): string {
+  return String((d.data.attributes as Record<string, unknown>).user_email)
+    .trim()
+    .toLowerCase();
 }
 
 /** Applies an accepted delivery in `tx` → the effects (short words) for the answer and the log. */
@@ -654,6 +662,7 @@ export async function handleLemonSqueezyDelivery(
   const delivery = parseLemonSqueezyDelivery(body);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
+    await lockCustomer(tx, deliveryEmail(delivery));
     const key = lemonSqueezyDedupKey(delivery);
     if (!(await claimDedup(tx, key, 'lemonsqueezy', now))) {
       return {
