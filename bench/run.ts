@@ -37,3 +37,6 @@ run('server logs search', 'npx', ['tsx', 'bench/server-logs.ts'], {
   BENCH_LOG_ROWS: process.env.BENCH_LOG_ROWS ?? '200000',
   BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
 });
+run('server webhooks: ingest and live fan-out', 'npx', ['tsx', 'bench/server-webhooks.ts'], {
+  BENCH_DELIVERIES: process.env.BENCH_DELIVERIES ?? '1000',
+});
