@@ -7,7 +7,7 @@ import { createApp } from '../app';
 import { LEMONSQUEEZY_WEBHOOK_SECRET_FILE, loadConfig } from '../config';
 import type { AppDeps } from '../context';
 import type { Db, Tx } from '../db/types';
-import { computeDashboardStats } from '../stats';
+import { computeAdminStatus, computeDashboardStats } from '../stats';
 import { countRows, freshDb, resetDb, testDeps } from '../testing/app';
 import {
   lemonSqueezyInvoice,
@@ -283,6 +283,42 @@ describe('POST /webhooks/lemonsqueezy', () => {
       'lemonsqueezy:subscription_created:subscriptions:9001:2026-11-20T10:00:00.000Z',
       'recent',
     ]);
+  });
+
+  it('applies concurrent redeliveries of one event exactly once, counted in /status webhook_dedup_rows', async () => {
+    const d = created();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(d)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.body.duplicate === false)).toHaveLength(1);
+    expect(await countRows(db, 'subscriptions')).toBe(1);
+    expect(await countRows(db, 'forum_outbox')).toBe(1);
+    const status = await computeAdminStatus(db, deps.config, NOW, deps.log);
+    expect(status.webhook_dedup_rows).toBe(1);
+  });
+
+  it('keeps forum access while another subscription of the customer still grants it', async () => {
+    await db.query(
+      "INSERT INTO customers (email, name) VALUES ('new.buyer@example.com', 'New Buyer')",
+    );
+    await db.query(
+      `INSERT INTO subscriptions (customer_id, provider, provider_id, status, cadence, plan, start_date)
+       SELECT id, 'clickbank', 'CBACTIVE', 'active', 'monthly', 'Pro', $1 FROM customers`,
+      [at(100)],
+    );
+    await post(created('55', { updatedHoursAgo: 3 }));
+    await post(
+      signedLemonSqueezyDelivery(
+        'subscription_expired',
+        subscription('55', { status: 'expired', updatedHoursAgo: 1 }),
+        SECRET,
+      ),
+    );
+    expect(await member('new.buyer@example.com')).toEqual({
+      mg_status: 'active',
+      expires_at: null,
+    });
+    const jobs = await db.query('SELECT action FROM forum_outbox');
+    expect(jobs.rows).toEqual([{ action: 'grant' }]);
   });
 
   it('answers a body over the limit 413', async () => {
