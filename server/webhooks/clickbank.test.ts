@@ -17,7 +17,7 @@ let app: Hono;
 
 beforeAll(async () => {
   db = await freshDb();
-});
+}, 60_000);
 afterAll(async () => {
   await db.close();
 });
@@ -230,7 +230,7 @@ describe('POST /webhooks/clickbank', () => {
         cadence: 'monthly',
         plan: 'Pro',
         amount_cents: 1900,
-        source: 'affiliate',
+        source: 'topaff',
         current_period_end: new Date(at(1).getTime() + 30 * DAY),
       },
     ]);
@@ -294,6 +294,40 @@ describe('POST /webhooks/clickbank', () => {
     ]);
     expect(await countRows(db, 'clickbank_orders')).toBe(2);
     expect(await countRows(db, 'isr_events')).toBe(2);
+  });
+
+  it('converges when a CANCEL-REBILL arrives before its SALE', async () => {
+    const periodEnd = new Date(NOW.getTime() + 5 * DAY);
+    const cancel = clickbankNotification({
+      type: 'CANCEL-REBILL',
+      receipt: 'ABCD1234',
+      email: EMAIL,
+      at: at(1),
+      amount: 0,
+      nextPaymentAt: periodEnd,
+    });
+    expect((await send(cancel)).status).toBe(200);
+    const late = await send(sale());
+    expect(late.body.effects).toContain('stale');
+    expect((await db.query('SELECT status, start_date, source FROM subscriptions')).rows).toEqual([
+      { status: 'cancelled', start_date: at(3), source: 'topaff' },
+    ]);
+    expect(
+      (await db.query('SELECT status, amount_cents, created_at_provider FROM clickbank_orders'))
+        .rows,
+    ).toEqual([{ status: 'CANCEL-REBILL', amount_cents: 1900, created_at_provider: at(3) }]);
+    expect(
+      (
+        await db.query(
+          'SELECT type, occurred_at, amount_cents FROM subscription_events ORDER BY type',
+        )
+      ).rows,
+    ).toEqual([
+      { type: 'cancellation', occurred_at: at(1), amount_cents: null },
+      { type: 'new', occurred_at: at(3), amount_cents: 1900 },
+    ]);
+    expect(await member(EMAIL)).toEqual({ mg_status: 'active', expires_at: periodEnd });
+    expect(await countRows(db, 'isr_events')).toBe(1);
   });
 
   it('schedules the revocation at the paid period end on CANCEL-REBILL, and an UNCANCEL clears it', async () => {

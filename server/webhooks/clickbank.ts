@@ -302,11 +302,24 @@ async function upsertOrder(
   }
   const storedAt = row.raw_time ? parseClickbankTime(row.raw_time) : null;
   if (storedAt && at.getTime() < storedAt.getTime()) {
-    // An older notification about this receipt: fill in what is missing, keep the newer status.
+    // An older notification about this receipt (e.g. the SALE after its cancel): fill in what is
+    // missing (the sale's amounts), keep the newer status.
     await tx.query(
       `UPDATE clickbank_orders SET sku = COALESCE(sku, $2), title = COALESCE(title, $3),
-              created_at_provider = LEAST(created_at_provider, $4) WHERE id = $1`,
-      [row.id, blankToNull(line?.itemNo), blankToNull(line?.productTitle), at],
+              created_at_provider = LEAST(created_at_provider, $4),
+              amount_cents = COALESCE(NULLIF(amount_cents, 0), $5),
+              account_amount_cents = COALESCE(NULLIF(account_amount_cents, 0), $6),
+              rebill_amount_cents = COALESCE(rebill_amount_cents, $7)
+        WHERE id = $1`,
+      [
+        row.id,
+        blankToNull(line?.itemNo),
+        blankToNull(line?.productTitle),
+        at,
+        type === 'SALE' || type === 'BILL' ? cents(n.totalOrderAmount) : null,
+        type === 'SALE' || type === 'BILL' ? cents(n.totalAccountAmount) : null,
+        cents(line?.paymentPlan?.rebillAmount ?? line?.rebillAmount),
+      ],
     );
     return;
   }
@@ -402,7 +415,7 @@ async function applyNotification(tx: Queryable, p: Parsed, now: Date): Promise<s
         status ?? 'active',
         cadenceOf(n),
         planOf(n),
-        blankToNull(n.affiliate) ? 'affiliate' : null,
+        blankToNull(n.affiliate) ?? 'clickbank',
         rebillCents ?? (orderCents || null),
         currency,
         at,
@@ -420,8 +433,17 @@ async function applyNotification(tx: Queryable, p: Parsed, now: Date): Promise<s
       effects.push('stale');
       await tx.query(
         `UPDATE subscriptions SET start_date = LEAST(start_date, $2),
-                payload = jsonb_set(payload, '{payments}', to_jsonb($3::int)) WHERE id = $1`,
-        [subscriptionId, at, payments],
+                payload = jsonb_set(payload, '{payments}', to_jsonb($3::int)),
+                source = COALESCE($4, source), plan = CASE WHEN plan = 'unknown' THEN $5 ELSE plan END
+          WHERE id = $1`,
+        // The SALE carries the sale's attribution (its affiliate) even when it arrives late.
+        [
+          subscriptionId,
+          at,
+          payments,
+          type === 'SALE' ? blankToNull(n.affiliate) : null,
+          planOf(n),
+        ],
       );
     } else if (status !== null || type === 'INSF') {
       await tx.query(

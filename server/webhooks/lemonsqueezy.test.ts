@@ -32,7 +32,7 @@ let app: Hono;
 
 beforeAll(async () => {
   db = await freshDb();
-});
+}, 60_000);
 afterAll(async () => {
   await db.close();
 });

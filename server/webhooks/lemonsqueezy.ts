@@ -26,7 +26,8 @@
  *   data (the subscription_updated to past_due/unpaid that follows carries the state).
  * - order_created: the customer and an ISR sale (the order is the sale: the initial invoice is not
  *   counted again); order_refunded: an ISR refund and a 'refund' row on the order's subscription.
- * ISR rows take campaign, affiliate and referrer from meta.custom_data when present.
+ * ISR rows take campaign, affiliate, referrer and subid from meta.custom_data when present; a new
+ * subscription's traffic source (the metrics' source filter) from custom_data utm_source/source.
  *
  * Out of order: a subscription object older (attributes.updated_at) than the stored one changes
  * nothing but its missing facts (the 'new' time); an invoice or a cancel before the create makes the
@@ -303,6 +304,7 @@ function attribution(custom: Record<string, unknown>): {
   affiliate: string | null;
   referrer: string | null;
   subid: string | null;
+  source: string | null;
 } {
   const pick = (...keys: string[]) => {
     for (const k of keys) {
@@ -316,6 +318,7 @@ function attribution(custom: Record<string, unknown>): {
     affiliate: pick('affiliate', 'aff', 'ref'),
     referrer: pick('referrer', 'referer'),
     subid: pick('subid', 'sub_id', 'tid'),
+    source: pick('utm_source', 'source')?.toLowerCase().slice(0, 40) ?? null,
   };
 }
 
@@ -362,7 +365,7 @@ async function applySubscription(
       `INSERT INTO subscriptions (customer_id, provider, provider_id, status, cadence, plan, source,
                                   amount_cents, currency, start_date, current_period_end, ends_at,
                                   payload, created_at, updated_at)
-       VALUES ($1, 'lemonsqueezy', $2, $3, $4, $5, NULL, NULL, 'USD', $6, $7, $8, $9, $10, $10)
+       VALUES ($1, 'lemonsqueezy', $2, $3, $4, $5, $11, NULL, 'USD', $6, $7, $8, $9, $10, $10)
        RETURNING id`,
       [
         customerId,
@@ -375,6 +378,7 @@ async function applySubscription(
         a.ends_at,
         JSON.stringify(d.data),
         now,
+        attribution(d.customData).source,
       ],
     );
     subscriptionId = Number(r.rows[0]?.id);
@@ -387,7 +391,7 @@ async function applySubscription(
       await tx.query(
         `UPDATE subscriptions SET customer_id = $2, status = $3, cadence = $4, plan = $5,
                 start_date = LEAST(start_date, $6), current_period_end = $7, ends_at = $8,
-                payload = $9, updated_at = $10
+                payload = $9, updated_at = $10, source = COALESCE(source, $11)
           WHERE id = $1`,
         [
           subscriptionId,
@@ -400,6 +404,7 @@ async function applySubscription(
           a.ends_at,
           JSON.stringify(d.data),
           now,
+          attribution(d.customData).source,
         ],
       );
       effects.push('subscription.updated');
