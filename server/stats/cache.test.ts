@@ -10,6 +10,7 @@ import type { AppDeps } from '../context';
 import { emitLiveEvent } from '../live/emit';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { createStatsRouter } from '../routes/stats';
+import { runExpirationJob } from '../maintenance/expirationJob';
 import {
   cachedAdminStatus,
   cachedFigures,
@@ -284,5 +285,20 @@ describe('GET /stats and /status through the cache', () => {
     expect(after.body).toEqual(await computeDashboardStats(db, deps.config, T0));
     expect(after.body).toMatchObject({ activeSubscribers: 2, mrr_cents: 2900 });
     expect((await call(app, 'GET', '/status')).body).toMatchObject({ active_total: 2, mrr: 2900 });
+  });
+
+  it('answers new figures right after an expiration run (which invalidates explicitly)', async () => {
+    await resetDb(db);
+    await db.exec(`
+      INSERT INTO customers (id, email) VALUES (1, 'due@example.com');
+      INSERT INTO members (customer_id, subscription_id, mg_status, expires_at)
+        VALUES (1, NULL, 'active', '2026-11-19T00:00:00Z');
+    `);
+    const deps = testDeps(db, T0);
+    const app = testApp(deps, [createStatsRouter]);
+    expect((await call(app, 'GET', '/status')).body).toMatchObject({ pending_expire: 1 });
+    const run = await runExpirationJob(deps, { dryRun: false, trigger: 'test' });
+    expect(run.affected_count).toBe(1);
+    expect((await call(app, 'GET', '/status')).body).toMatchObject({ pending_expire: 0 });
   });
 });
