@@ -19,6 +19,9 @@
  *   BENCH_CUSTOMERS=20000 BENCH_RUNS=10 npx tsx bench/server-stats.ts
  *   BENCH_DATA_DIR=/tmp/bench-stats npx tsx bench/server-stats.ts   # keep the seeded database and reuse it
  *
+ * (A run stopped during the "before" phase leaves migration 013's indexes dropped in a kept
+ * BENCH_DATA_DIR: seed a new folder then.)
+ *
  * Timings are measurements only; no test asserts them. Figures: bench/README.md "Dashboard stats".
  */
 import { Hono } from 'hono';
