@@ -53,6 +53,7 @@ describe('loadConfig defaults', () => {
       clickbankSecretKey: null,
       logRetentionDays: 30,
       logMaxRows: 1_000_000,
+      statsCacheS: 15,
     });
     expect(config.jwtSecret).toHaveLength(32);
     // The demo password 'admin' is kept only as a scrypt hash.
@@ -277,6 +278,11 @@ describe('loadConfig validation (fails fast, naming the variable)', () => {
       { CLICKBANK_API_URL: 'nope' },
       'CLICKBANK_API_URL',
       'CLICKBANK_API_URL must be an http(s) URL, got "nope"',
+    ],
+    [
+      { STATS_CACHE_S: '-1' },
+      'STATS_CACHE_S',
+      'STATS_CACHE_S must be a whole number between 0 and 3600, got "-1"',
     ],
     [
       { LOG_RETENTION_DAYS: '0' },

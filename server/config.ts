@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashPassword, parsePasswordHash } from './auth/password';
 import type { DiscourseConfig, ServerConfig } from './context';
+import { DEFAULT_STATS_CACHE_S } from './stats/cache';
 
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {
@@ -224,8 +225,9 @@ function randomClickbankKey(): string {
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
- * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
- * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key). Rejects with ConfigError (naming the variable)
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
+ * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
+ * Rejects with ConfigError (naming the variable)
  * on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
@@ -322,6 +324,7 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
         : undefined,
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
+    statsCacheS: integer(env, 'STATS_CACHE_S', DEFAULT_STATS_CACHE_S, 0, 3600),
   };
 }
 

@@ -84,6 +84,11 @@ export interface ServerConfig {
   logRetentionDays?: number;
   /** At most this many log rows are kept, the oldest deleted first (LOG_MAX_ROWS, default 1 000 000). */
   logMaxRows?: number;
+  /**
+   * GET /stats and /status are reused for at most this many seconds when nothing changed
+   * (STATS_CACHE_S, default 15 — server/stats/cache.ts DEFAULT_STATS_CACHE_S; 0 = computed on every request).
+   */
+  statsCacheS?: number;
 }
 
 /** Dependencies handed to every route factory. */

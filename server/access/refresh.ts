@@ -14,6 +14,7 @@
  */
 import type { AppDeps } from '../context';
 import { insertLog } from './actions';
+import { invalidateStatsCache } from '../stats/cache';
 
 /** The refresh answer (docs/api.md). */
 export interface RefreshResult {
@@ -134,6 +135,8 @@ export async function refreshSubscriptions(
     });
     return n;
   });
+  // Provider refreshes emit no live event: drop the cached dashboard figures (server/stats/cache.ts).
+  if (refreshed > 0) await invalidateStatsCache(deps);
   const skipped = fetched.length - refreshed;
   return {
     ok: true,

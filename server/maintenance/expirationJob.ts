@@ -14,6 +14,7 @@ import type { Db } from '../db/types';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { runExpiration, type ExpirationResult } from '../access/expiration';
+import { invalidateStatsCache } from '../stats/cache';
 
 /** What GET /maintenance/diag reports about the last real expiration run. Instants ISO UTC. */
 export interface ExpirationRunRecord {
@@ -97,6 +98,8 @@ export async function runExpirationJob(
   s.running = { started_at: startedAt, trigger };
   try {
     const result = await runExpiration(deps, { dryRun: false });
+    // Revocations move the dashboard figures: drop the cached ones (server/stats/cache.ts).
+    if (result.affected_count > 0) await invalidateStatsCache(deps);
     await record(deps, s, {
       started_at: startedAt,
       finished_at: deps.now().toISOString(),

@@ -3,6 +3,7 @@
  * of `now`, written with PostgreSQL COPY in batches inside one transaction (all or nothing).
  */
 import type { Db, Tx } from '../db/types';
+import { invalidateStatsCache } from '../stats/cache';
 import { COPY_COLUMNS, DemoGenerator } from './generate';
 import { ISR_COPY_COLUMNS } from './isr';
 
@@ -182,6 +183,8 @@ export async function seedDemoData(
   // heap and every row read checks its inserting transaction — list pages at 100k customers are
   // several times slower until then (issue 11). Outside the transaction: VACUUM cannot run in one.
   await db.exec(`VACUUM ANALYZE ${VACUUMED_TABLES.join(', ')}`);
+  // The bulk load emits no live event: drop any cached dashboard figures (server/stats/cache.ts).
+  await invalidateStatsCache({ db });
 
   summary.subscriptions.total =
     summary.subscriptions.lemonsqueezy + summary.subscriptions.clickbank;

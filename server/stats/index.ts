@@ -14,6 +14,12 @@ import type { Db } from '../db/types';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../context';
 import { ACCESS_STATUSES, type Cadence } from '../vocabulary';
+import {
+  activeAccessFigures,
+  averageDaysRemaining,
+  netRevenueByCurrency,
+  subscriberCount,
+} from './aggregate';
 
 /** Provider statuses that grant access on their own (defined in server/vocabulary.ts; LemonSqueezy on_trial is stored as trialing). */
 export { ACCESS_STATUSES };
@@ -101,58 +107,26 @@ export function monthlyRecurringCents(
 }
 
 async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string>): Promise<Core> {
-  const nowIso = now.toISOString();
-  const groups = await db.query<{
-    currency: string;
-    cadence: Cadence;
-    n: number;
-    sum_cents: string | null;
-  }>(
-    `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::bigint AS sum_cents
-       FROM subscriptions s
-      WHERE ${activeAccessCondition('s', '$1')}
-      GROUP BY s.currency, s.cadence`,
-    [nowIso],
-  );
+  // Current access per (currency, cadence) and the days left, in short slice statements
+  // (./aggregate.ts, issue 10): the same figures as one statement over every subscription.
+  const access = await activeAccessFigures(db, now);
   let activeMonthly = 0;
   let activeYearly = 0;
-  for (const g of groups.rows) {
+  for (const g of access.groups) {
     if (g.cadence === 'yearly') activeYearly += g.n;
     else activeMonthly += g.n;
   }
-  const mrrCents = monthlyRecurringCents(
-    groups.rows.map((g) => ({
-      currency: g.currency,
-      cadence: g.cadence,
-      sum_cents: toNumber(g.sum_cents),
-    })),
-    config,
-    missing,
-  );
-
-  // Days left: the member's scheduled expiry when set, else the subscription's ends_at, else its
-  // current period end; past ends count as 0.
-  const remaining = await db.query<{ avg_days: number | null }>(
-    `SELECT avg(GREATEST(0, extract(epoch FROM (COALESCE(m.expires_at, s.ends_at, s.current_period_end) - $1::timestamptz)) / 86400.0))::float8 AS avg_days
-       FROM subscriptions s
-       LEFT JOIN (SELECT subscription_id, min(expires_at) AS expires_at FROM members
-                   WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL
-                   GROUP BY subscription_id) m ON m.subscription_id = s.id
-      WHERE ${activeAccessCondition('s', '$1')}
-        AND COALESCE(m.expires_at, s.ends_at, s.current_period_end) IS NOT NULL`,
-    [nowIso],
-  );
-  const avg = remaining.rows[0]?.avg_days;
+  const mrrCents = monthlyRecurringCents(access.groups, config, missing);
   const scheduled = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM members WHERE mg_status = 'active' AND expires_at > $1`,
-    [nowIso],
+    [now.toISOString()],
   );
   return {
     activeMonthly,
     activeYearly,
     mrrCents,
     scheduledCancellations: scheduled.rows[0]?.n ?? 0,
-    avgDaysRemaining: avg == null ? null : Math.round(Number(avg) * 10) / 10,
+    avgDaysRemaining: averageDaysRemaining(access),
   };
 }
 
@@ -185,21 +159,11 @@ export async function computeDashboardStats(
     [start.toISOString(), end.toISOString()],
   );
   const todayCount = (type: string) => today.rows.find((r) => r.type === type)?.n ?? 0;
-  const subscribers = await db.query<{ n: number }>(
-    'SELECT count(DISTINCT customer_id)::int AS n FROM subscriptions',
-  );
-  const revenue = await db.query<{ currency: string; net_cents: string | null }>(
-    // An event without its own currency is in its subscription's (looked up only for those rows).
-    `SELECT COALESCE(e.currency, (SELECT s.currency FROM subscriptions s WHERE s.id = e.subscription_id)) AS currency,
-            sum(CASE WHEN e.type IN ('new', 'renewal') THEN COALESCE(e.amount_cents, 0)
-                     WHEN e.type = 'refund' THEN -COALESCE(e.amount_cents, 0)
-                     ELSE 0 END)::bigint AS net_cents
-       FROM subscription_events e
-      WHERE e.type IN ('new', 'renewal', 'refund')
-      GROUP BY 1`,
-  );
+  const subscribers = await subscriberCount(db);
+  // Net new + renewal − refund amounts per currency (./aggregate.ts: roll-up and refund index).
+  const revenue = await netRevenueByCurrency(db);
   let revenueTotal = 0;
-  for (const r of revenue.rows) {
+  for (const r of revenue) {
     const rate = rateOf(config, r.currency);
     if (rate == null) missing.add(r.currency);
     else revenueTotal += rate * toNumber(r.net_cents);
@@ -222,7 +186,7 @@ export async function computeDashboardStats(
     newToday: todayCount('new'),
     renewalsToday: todayCount('renewal'),
     cancellationsToday: todayCount('cancellation'),
-    totalSubscribers: subscribers.rows[0]?.n ?? 0,
+    totalSubscribers: subscribers,
     totalRevenueCents: Math.round(revenueTotal),
   };
 }

@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { pino } from 'pino';
 import type { AppDeps, DiscourseConfig, ServerConfig } from '../context';
 import { openDatabase } from '../db';
+import { invalidateStatsCache } from '../stats/cache';
 import { ApiError } from '../errors';
 import type { RouteFactory } from '../routes/registry';
 
@@ -53,6 +54,7 @@ export function freshDb(): Promise<Db> {
 export async function resetDb(db: Db): Promise<void> {
   await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, live_events, forum_outbox, webhook_dedup
     RESTART IDENTITY CASCADE`);
+  await invalidateStatsCache({ db });
 }
 
 /**
