@@ -182,7 +182,8 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
- * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000. Rejects with ConfigError (naming the variable)
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5,
+ * STREAM_MAX_TOTAL 200. Rejects with ConfigError (naming the variable)
  * on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
@@ -260,6 +261,9 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     clickbankSecretKey: text(env, 'CLICKBANK_SECRET_KEY'),
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
+    streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_S', 15, 1, 300) * 1000,
+    streamMaxPerSession: integer(env, 'STREAM_MAX_PER_SESSION', 5, 1, 100),
+    streamMaxTotal: integer(env, 'STREAM_MAX_TOTAL', 200, 1, 100_000),
   };
 }
 

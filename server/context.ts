@@ -70,6 +70,12 @@ export interface ServerConfig {
   logRetentionDays?: number;
   /** At most this many log rows are kept, the oldest deleted first (LOG_MAX_ROWS, default 1 000 000). */
   logMaxRows?: number;
+  /** Live event stream heartbeat and session re-check interval in ms (STREAM_HEARTBEAT_S × 1000, default 15 000). */
+  streamHeartbeatMs?: number;
+  /** Open event streams allowed per session (STREAM_MAX_PER_SESSION, default 5). */
+  streamMaxPerSession?: number;
+  /** Open event streams allowed per server instance (STREAM_MAX_TOTAL, default 200). */
+  streamMaxTotal?: number;
 }
 
 /** Dependencies handed to every route factory. */
