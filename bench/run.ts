@@ -37,3 +37,7 @@ run('server logs search', 'npx', ['tsx', 'bench/server-logs.ts'], {
   BENCH_LOG_ROWS: process.env.BENCH_LOG_ROWS ?? '200000',
   BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
 });
+run('live event stream: commit → arrival on 1 and 50 open streams', 'npx', [
+  'tsx',
+  'bench/live-stream.ts',
+]);
