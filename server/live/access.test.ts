@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runExpiration } from '../access/expiration';
+import { enforceNow } from '../maintenance/enforce';
 import type { Db } from '../db/types';
 import { usersRoutes } from '../routes/users';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -118,6 +119,23 @@ describe('access actions emit live events in their transaction (issue 9)', () =>
     expect(await liveEvents()).toEqual([]);
     const result = await runExpiration(testDeps(db, NOW), { dryRun: false });
     expect(result.affected).toEqual(['dave_x@example.com']);
+    expect(await liveEvents()).toEqual([
+      {
+        id: 1,
+        type: 'access.revoked',
+        email: 'dave_x@example.com',
+        provider: 'lemonsqueezy',
+        amount_cents: null,
+        currency: null,
+        at,
+      },
+    ]);
+  });
+
+  it('enforce-now emits access.revoked when it ends a due access, nothing otherwise', async () => {
+    const d = testDeps(db, NOW);
+    expect((await enforceNow(d, 'ada@example.com')).changed).toBe(false);
+    expect((await enforceNow(d, 'dave_x@example.com')).changed).toBe(true);
     expect(await liveEvents()).toEqual([
       {
         id: 1,
