@@ -113,10 +113,11 @@ describe('GET /events/stream authentication', () => {
   it('accepts the bearer header and the session cookie, with the stream headers', async () => {
     const { app, deps: d } = instance();
     const tok = await token(d);
-    for (const headers of [
+    const ways: Record<string, string>[] = [
       { authorization: `Bearer ${tok}` },
       { cookie: `${SESSION_COOKIE}=${tok}` },
-    ]) {
+    ];
+    for (const headers of ways) {
       const res = await open(app, headers);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);

@@ -43,7 +43,7 @@ export class SseReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
   private buffer = '';
-  private pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+  private pendingRead: ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> | null = null;
   /** True once the server ended the body. */
   done = false;
 
