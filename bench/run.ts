@@ -47,3 +47,7 @@ run('server logs search', 'npx', ['tsx', 'bench/server-logs.ts'], {
 run('server webhooks: ingest and live fan-out', 'npx', ['tsx', 'bench/server-webhooks.ts'], {
   BENCH_DELIVERIES: process.env.BENCH_DELIVERIES ?? '1000',
 });
+run('live event stream: commit → arrival on 1 and 50 open streams', 'npx', [
+  'tsx',
+  'bench/live-stream.ts',
+]);

@@ -11,6 +11,8 @@ import { createAuthRouter, requireAuth, type AuthEnv, type AuthRouterOptions } f
 import type { AppDeps } from './context';
 import { ApiError } from './errors';
 import { jsonBodyGuard, jsonBodyLimit } from './http/body';
+import { createLiveHub, type LiveHub } from './live/hub';
+import { createLiveStreamRouter } from './live/stream';
 import { requestLogger, writeDbLog } from './logging';
 import { featureRoutes } from './routes/registry';
 import { createHealthRouter } from './routes/health';
@@ -129,6 +131,12 @@ function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
 export interface CreateAppOptions {
   /** Passed to the auth router (e.g. an injected rate limiter). */
   auth?: AuthRouterOptions;
+  /**
+   * The process's live event hub (server/live/hub.ts) feeding GET {prefix}/events/stream;
+   * startServer passes its own and stops it on close. Default: a hub of this app over deps.db,
+   * started by the first stream.
+   */
+  liveHub?: LiveHub;
 }
 
 /**
@@ -157,6 +165,17 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
   api.use('*', jsonBodyGuard());
   api.route('/', createAuthRouter(deps, options.auth));
   api.route('/', createHealthRouter(deps));
+  // The live stream authenticates itself (bearer or cookie, re-checked on every heartbeat).
+  api.route(
+    '/',
+    createLiveStreamRouter(deps, {
+      hub:
+        options.liveHub ??
+        createLiveHub(deps.db, (payload) =>
+          deps.log.warn({ payload: payload.slice(0, 200) }, 'ignored a malformed live event'),
+        ),
+    }),
+  );
   api.use('*', requireAuth(deps));
   api.use('*', async (c, next) => {
     await next();

@@ -227,6 +227,7 @@ function randomClickbankKey(): string {
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
  * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
  * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
+ * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
  * Rejects with ConfigError (naming the variable)
  * on any invalid value.
  */
@@ -325,6 +326,9 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
     statsCacheS: integer(env, 'STATS_CACHE_S', DEFAULT_STATS_CACHE_S, 0, 3600),
+    streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_S', 15, 1, 300) * 1000,
+    streamMaxPerSession: integer(env, 'STREAM_MAX_PER_SESSION', 5, 1, 100),
+    streamMaxTotal: integer(env, 'STREAM_MAX_TOTAL', 200, 1, 100_000),
   };
 }
 

@@ -89,6 +89,12 @@ export interface ServerConfig {
    * (STATS_CACHE_S, default 15 — server/stats/cache.ts DEFAULT_STATS_CACHE_S; 0 = computed on every request).
    */
   statsCacheS?: number;
+  /** Live event stream heartbeat and session re-check interval in ms (STREAM_HEARTBEAT_S × 1000, default 15 000). */
+  streamHeartbeatMs?: number;
+  /** Open event streams allowed per session (STREAM_MAX_PER_SESSION, default 5). */
+  streamMaxPerSession?: number;
+  /** Open event streams allowed per server instance (STREAM_MAX_TOTAL, default 200). */
+  streamMaxTotal?: number;
 }
 
 /** Dependencies handed to every route factory. */

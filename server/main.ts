@@ -14,6 +14,8 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
+import { createLiveHub } from './live/hub';
+import { startLiveEventRetention } from './live/stream';
 import { createLogger, flushDbLogs, startLogRetention } from './logging';
 import { seedDemoData } from './seed';
 
@@ -88,9 +90,15 @@ export async function startServer(
     throw err;
   }
   const deps: AppDeps = { db, config, log, now };
-  const app = createApp(deps);
+  // One LISTEN live_events per process, feeding every open event stream (started by the first).
+  const liveHub = createLiveHub(db, (payload) =>
+    log.warn({ payload: payload.slice(0, 200) }, 'ignored a malformed live event'),
+  );
+  const app = createApp(deps, { liveHub });
   // Log retention (LOG_RETENTION_DAYS, LOG_MAX_ROWS): once now, then every 15 minutes.
   const retention = startLogRetention(deps);
+  // Live events are kept a day for Last-Event-ID replay: pruned now, then every 15 minutes.
+  const liveRetention = startLiveEventRetention(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () =>
@@ -106,6 +114,10 @@ export async function startServer(
     closing ??= (async () => {
       retention.stop();
       await retention.ready;
+      liveRetention.stop();
+      await liveRetention.ready;
+      // Ends every open event stream (a final comment, then end of body) and unlistens.
+      await liveHub.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Long-lived streams (server-sent events) would otherwise hold close() open.

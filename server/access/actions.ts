@@ -28,6 +28,7 @@ import { z } from 'zod';
 import { validate } from '../http/body';
 import { dateTimeField, emailField } from '../http/fields';
 import { iso } from './params';
+import { accessEventOf, emitAccessEvent } from '../live/access';
 import type { MgStatus } from '../vocabulary';
 
 /** The action names of POST /users/actions/{kind} (§7). */
@@ -154,6 +155,9 @@ export async function applyAccessAction(
       previous: { mg_status: member.mg_status, expires_at: iso(member.expires_at) },
       ...(opts.actor ? { actor: opts.actor } : {}),
     });
+    // Live event in the same transaction (issue 9): granted / revoked now; scheduled ones emit at expiration.
+    const live = accessEventOf(kind);
+    if (live) await emitAccessEvent(tx, live, email, now);
     return next;
   });
 

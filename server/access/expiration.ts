@@ -12,6 +12,7 @@ import type { AppDeps } from '../context';
 import { syncForumAccess, type DiscourseOutcome } from '../discourse/client';
 import { logDiscourseFailure } from './actions';
 import { iso } from './params';
+import { emitAccessEvent } from '../live/access';
 
 /** One affected user. expires_at is ISO UTC; discourse is present after a real run. */
 export interface ExpirationDetail {
@@ -89,6 +90,8 @@ export async function runExpiration(
         [now, rows.map((x) => x.email), rows.map((x) => x.expires_at.toISOString())],
       );
     }
+    // One access.revoked live event per member, in this transaction (issue 9).
+    for (const row of rows) await emitAccessEvent(tx, 'access.revoked', row.email, now);
     return rows;
   });
 

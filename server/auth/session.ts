@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { jwtVerify, SignJWT } from 'jose';
-import type { ServerConfig } from '../context';
+import type { AppDeps, ServerConfig } from '../context';
 
 /** Name of the session cookie (docs/api.md). */
 export const SESSION_COOKIE = 'mg_admin_session';
@@ -96,4 +96,17 @@ export function clearSessionCookie(c: Context, config: ServerConfig): void {
     path: config.apiPrefix,
     secure: isHttps(c),
   });
+}
+
+/**
+ * (Re)validates a session token at `deps.now()` → the session, or null when it is garbled,
+ * forged, foreign or expired (never throws). The live event stream calls it when a stream opens
+ * and on every heartbeat, so a stream ends when its session does (issue 9 item 5). Thin wrapper
+ * over verifySessionToken for now; revocable sessions (issue 10) add their checks here.
+ */
+export async function authenticateToken(
+  deps: Pick<AppDeps, 'config' | 'now'>,
+  token: string,
+): Promise<AdminSession | null> {
+  return verifySessionToken(deps.config, token, deps.now());
 }

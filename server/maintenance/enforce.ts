@@ -18,6 +18,7 @@ import { notFound } from '../errors';
 import { syncForumAccess, type DiscourseOutcome } from '../discourse/client';
 import { insertLog, logDiscourseFailure } from '../access/actions';
 import { iso } from '../access/params';
+import { emitAccessEvent } from '../live/access';
 
 /** The enforce-now answer (docs/api.md). */
 export interface EnforceResult {
@@ -60,6 +61,8 @@ export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceR
       mg_status: 'cancelled',
       expires_at: iso(member.expires_at),
     });
+    // Live event in the same transaction (issue 9): access ended now.
+    await emitAccessEvent(tx, 'access.revoked', email, now);
     return { mgStatus: 'cancelled' as const, expiresAt: member.expires_at, changed: true };
   });
 
