@@ -127,10 +127,7 @@ test('a forged sale is refused and never reaches the console', async ({
   await expect(page.getByText('No users found.')).toBeVisible();
 });
 
-// PENDING on branch live-webhooks: the live stream GET /api/admin/events/stream is built on the
-// stream branch (issue 9 item 5). Without it the console never hears the sale, so this test cannot
-// pass here; the lead turns `test.fixme` into `test` after merging both branches.
-test.fixme('with sound on, a signed LemonSqueezy sale rings new-sub.mp3 and the customer appears in Users and Subscriptions', async ({
+test('with sound on, a signed LemonSqueezy sale rings new-sub.mp3 and the customer appears in Users and Subscriptions', async ({
   page,
   request,
   baseURL,
