@@ -182,7 +182,8 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
- * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000. Rejects with ConfigError (naming the variable)
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, OUTBOX_MAX_ATTEMPTS 12, OUTBOX_POLL_MS 5000,
+ * OUTBOX_WAIT_MS 2000, EXPIRATION_INTERVAL_S 300 (0 = no scheduled expiration). Rejects with ConfigError (naming the variable)
  * on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
@@ -260,6 +261,13 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     clickbankSecretKey: text(env, 'CLICKBANK_SECRET_KEY'),
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
+    // Issue 9: forum outbox and expiration scheduler.
+    outbox: {
+      maxAttempts: integer(env, 'OUTBOX_MAX_ATTEMPTS', 12, 1, 1000),
+      pollMs: integer(env, 'OUTBOX_POLL_MS', 5000, 100, 3_600_000),
+      waitMs: integer(env, 'OUTBOX_WAIT_MS', 2000, 0, 30_000),
+    },
+    expirationIntervalS: integer(env, 'EXPIRATION_INTERVAL_S', 300, 0, 7 * 86_400),
   };
 }
 

@@ -16,6 +16,7 @@ import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
 import { createLogger, flushDbLogs, startLogRetention } from './logging';
 import { seedDemoData } from './seed';
+import { startForumSync } from './outbox/service';
 
 /** A running server: its base URL (http://localhost:<port>), port, and an idempotent close. */
 export interface RunningServer {
@@ -91,6 +92,8 @@ export async function startServer(
   const app = createApp(deps);
   // Log retention (LOG_RETENTION_DAYS, LOG_MAX_ROWS): once now, then every 15 minutes.
   const retention = startLogRetention(deps);
+  // Forum outbox worker, expiration scheduler (EXPIRATION_INTERVAL_S) and outbox retention (issue 9).
+  const forumSync = await startForumSync(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () =>
@@ -106,6 +109,7 @@ export async function startServer(
     closing ??= (async () => {
       retention.stop();
       await retention.ready;
+      await forumSync.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Long-lived streams (server-sent events) would otherwise hold close() open.
