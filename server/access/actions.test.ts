@@ -129,7 +129,7 @@ describe('access actions with Discourse configured', () => {
       queued: true,
       job_id: expect.any(Number),
       reason: expect.stringMatching(
-        /^attempt 1 failed \(Discourse timed out after 150 ms\); retrying at 2026-11-20T12:00:0\d/,
+        /^attempt 1 failed: Discourse timed out after 150 ms; retrying at 2026-11-20 12:00:0\d UTC$/,
       ),
       next_attempt_at: expect.stringMatching(/^2026-11-20T12:00:0\d/),
       last_status: null,

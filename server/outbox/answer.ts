@@ -99,7 +99,7 @@ export function forumAnswerOf(id: number, job: JobView | undefined): ForumAnswer
     return {
       queued: true,
       job_id: id,
-      reason: `attempt ${job.attempts} failed (${job.last_error}); retrying at ${job.next_attempt_at.toISOString()}`,
+      reason: `attempt ${job.attempts} failed: ${job.last_error}; retrying at ${job.next_attempt_at.toISOString().slice(0, 19).replace('T', ' ')} UTC`,
       next_attempt_at: job.next_attempt_at.toISOString(),
       last_status: job.last_status,
       last_error: job.last_error,
