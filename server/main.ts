@@ -92,8 +92,6 @@ export async function startServer(
   const app = createApp(deps);
   // Log retention (LOG_RETENTION_DAYS, LOG_MAX_ROWS): once now, then every 15 minutes.
   const retention = startLogRetention(deps);
-  // Forum outbox worker, expiration scheduler (EXPIRATION_INTERVAL_S) and outbox retention (issue 9).
-  const forumSync = await startForumSync(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () =>
@@ -103,6 +101,8 @@ export async function startServer(
   });
   server.on('error', (err) => log.error({ err }, 'http server error'));
   const port = (server.address() as AddressInfo).port;
+  // Forum outbox worker, expiration scheduler (EXPIRATION_INTERVAL_S) and outbox retention (issue 9).
+  const forumSync = await startForumSync(deps);
 
   let closing: Promise<void> | null = null;
   const close = () => {
