@@ -37,3 +37,4 @@ run('server logs search', 'npx', ['tsx', 'bench/server-logs.ts'], {
   BENCH_LOG_ROWS: process.env.BENCH_LOG_ROWS ?? '200000',
   BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
 });
+run('forum outbox', 'npx', ['tsx', 'bench/server-outbox.ts']);
