@@ -15,7 +15,8 @@
  * - **Retries.** A network error, a time-out, a 408, a 429 or a 5xx is retried: the next attempt
  *   waits retryBaseMs × 2^(attempt−1), ±25 % jitter, capped at retryMaxMs; a 429 waits exactly
  *   its `extras.wait_seconds` (and pauses this worker's claims for as long, the limit being per
- *   API key) and does not count towards maxAttempts. Any other 4xx is permanent: the job fails at
+ *   API key) and does not count towards maxAttempts (an endless stream of them still fails the
+ *   job after 4 × maxAttempts attempts in all). Any other 4xx is permanent: the job fails at
  *   once. After maxAttempts counted attempts the job is `failed`.
  * - **A failed job does not block its email.** Only pending jobs hold later ones back: the later
  *   jobs of that email run (they carry the newer access state, which is what the forum should
@@ -318,17 +319,15 @@ export class ForumWorker {
     let next: Date | null = null;
     if (verdict === 'fail') state = 'failed';
     else if (verdict === 'retry') {
-      const countedAfter = counted;
       // A 429 does not count, but an endless stream of them still ends (4 × maxAttempts in all).
-      if (countedAfter >= this.maxAttempts || job.attempts >= 4 * this.maxAttempts)
-        state = 'failed';
+      if (counted >= this.maxAttempts || job.attempts >= 4 * this.maxAttempts) state = 'failed';
       else {
         state = 'pending';
         const waitS = failure?.wait_seconds;
         const delay =
           rateLimited && typeof waitS === 'number'
             ? waitS * 1000
-            : retryDelayMs(Math.max(countedAfter, 1), {
+            : retryDelayMs(Math.max(counted, 1), {
                 retryBaseMs: this.retryBaseMs,
                 retryMaxMs: this.retryMaxMs,
                 random: this.random,
