@@ -51,3 +51,4 @@ run('live event stream: commit → arrival on 1 and 50 open streams', 'npx', [
   'tsx',
   'bench/live-stream.ts',
 ]);
+run('forum outbox', 'npx', ['tsx', 'bench/server-outbox.ts']);

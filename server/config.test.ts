@@ -54,12 +54,35 @@ describe('loadConfig defaults', () => {
       logRetentionDays: 30,
       logMaxRows: 1_000_000,
       statsCacheS: 15,
+      outbox: { maxAttempts: 12, pollMs: 5000, waitMs: 2000 },
+      expirationIntervalS: 300,
     });
     expect(config.jwtSecret).toHaveLength(32);
     // The demo password 'admin' is kept only as a scrypt hash.
     expect(config.adminPasswordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
     expect(config.adminPasswordHash).not.toContain('admin');
     expect(await verifyPassword('admin', config.adminPasswordHash)).toBe(true);
+  });
+
+  it('reads the forum outbox and scheduler settings (issue 9); 0 turns the scheduler off', async () => {
+    const config = await loadConfig({
+      DATA_DIR: 'memory',
+      OUTBOX_MAX_ATTEMPTS: '3',
+      OUTBOX_POLL_MS: '250',
+      OUTBOX_WAIT_MS: '0',
+      EXPIRATION_INTERVAL_S: '0',
+    });
+    expect(config.outbox).toEqual({ maxAttempts: 3, pollMs: 250, waitMs: 0 });
+    expect(config.expirationIntervalS).toBe(0);
+    expect(await failure({ OUTBOX_MAX_ATTEMPTS: '0' })).toMatchObject({
+      variable: 'OUTBOX_MAX_ATTEMPTS',
+    });
+    expect(await failure({ OUTBOX_WAIT_MS: '60000' })).toMatchObject({
+      variable: 'OUTBOX_WAIT_MS',
+    });
+    expect(await failure({ EXPIRATION_INTERVAL_S: '-5' })).toMatchObject({
+      variable: 'EXPIRATION_INTERVAL_S',
+    });
   });
 
   it('defaults DATA_DIR to ./.data', async () => {

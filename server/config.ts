@@ -228,7 +228,8 @@ function randomClickbankKey(): string {
  * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
  * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
  * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
- * Rejects with ConfigError (naming the variable)
+ * OUTBOX_MAX_ATTEMPTS 12, OUTBOX_POLL_MS 5000, OUTBOX_WAIT_MS 2000, EXPIRATION_INTERVAL_S 300 (0 = no
+ * scheduled expiration). Rejects with ConfigError (naming the variable)
  * on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
@@ -329,6 +330,13 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_S', 15, 1, 300) * 1000,
     streamMaxPerSession: integer(env, 'STREAM_MAX_PER_SESSION', 5, 1, 100),
     streamMaxTotal: integer(env, 'STREAM_MAX_TOTAL', 200, 1, 100_000),
+    // Issue 9: forum outbox and expiration scheduler.
+    outbox: {
+      maxAttempts: integer(env, 'OUTBOX_MAX_ATTEMPTS', 12, 1, 1000),
+      pollMs: integer(env, 'OUTBOX_POLL_MS', 5000, 100, 3_600_000),
+      waitMs: integer(env, 'OUTBOX_WAIT_MS', 2000, 0, 30_000),
+    },
+    expirationIntervalS: integer(env, 'EXPIRATION_INTERVAL_S', 300, 0, 7 * 86_400),
   };
 }
 

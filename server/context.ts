@@ -95,6 +95,14 @@ export interface ServerConfig {
   streamMaxPerSession?: number;
   /** Open event streams allowed per server instance (STREAM_MAX_TOTAL, default 200). */
   streamMaxTotal?: number;
+  /**
+   * Forum outbox (issue 9): OUTBOX_MAX_ATTEMPTS (default 12) counted attempts before a job fails,
+   * OUTBOX_POLL_MS (default 5000) the worker's fallback poll, OUTBOX_WAIT_MS (default 2000) how
+   * long an action waits for its forum job before answering `discourse:{queued:true,…}`.
+   */
+  outbox?: { maxAttempts?: number; pollMs?: number; waitMs?: number };
+  /** Seconds between scheduled expiration runs (EXPIRATION_INTERVAL_S, default 300; 0 = off). */
+  expirationIntervalS?: number;
 }
 
 /** Dependencies handed to every route factory. */

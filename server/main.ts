@@ -18,6 +18,7 @@ import { createLiveHub } from './live/hub';
 import { startLiveEventRetention } from './live/stream';
 import { createLogger, flushDbLogs, startLogRetention } from './logging';
 import { seedDemoData } from './seed';
+import { startForumSync } from './outbox/service';
 
 /** A running server: its base URL (http://localhost:<port>), port, and an idempotent close. */
 export interface RunningServer {
@@ -108,6 +109,8 @@ export async function startServer(
   });
   server.on('error', (err) => log.error({ err }, 'http server error'));
   const port = (server.address() as AddressInfo).port;
+  // Forum outbox worker, expiration scheduler (EXPIRATION_INTERVAL_S) and outbox retention (issue 9).
+  const forumSync = await startForumSync(deps);
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -118,6 +121,7 @@ export async function startServer(
       await liveRetention.ready;
       // Ends every open event stream (a final comment, then end of body) and unlistens.
       await liveHub.stop();
+      await forumSync.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Long-lived streams (server-sent events) would otherwise hold close() open.

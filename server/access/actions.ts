@@ -12,18 +12,21 @@
  * - revoke_on_date   → active, `date` (must be in the future; use revoke_now for "now").
  * revoke_deferred and revoke_on_date on a cancelled user answer 409: they would re-open access.
  *
- * The member row and an info row in `logs` are written in ONE transaction; Discourse is called
- * afterwards and its failure never rolls access back — it is reported in `discourse` and logged
- * as a warn row. Scheduled revocations leave the forum alone until runExpiration applies them.
+ * The member row, an info row in `logs` and the forum job (issue 9 outbox: grant and
+ * grant_on_date → a grant job, revoke_now → a revoke job) are written in ONE transaction, so the
+ * forum can neither miss a committed change nor see a rolled-back one. The job is written after
+ * the member row's update, whose row lock orders concurrent changes of one user, so job ids follow
+ * commit order. The forum worker (server/outbox/worker.ts) runs the job; a forum failure never
+ * rolls access back. The answer waits briefly for the job (server/outbox/answer.ts): its outcome,
+ * or `{queued:true, …}`. Scheduled revocations write no job: the forum is left alone until the
+ * expiration run applies them (and writes their revoke job).
  */
 import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
-import {
-  DISCOURSE_NOT_CONFIGURED,
-  syncForumAccess,
-  type DiscourseOutcome,
-} from '../discourse/client';
+import { DISCOURSE_NOT_CONFIGURED } from '../discourse/client';
+import { enqueueForumJob } from '../outbox/enqueue';
+import { forumAnswer, type ForumAnswer } from '../outbox/answer';
 import { z } from 'zod';
 import { validate } from '../http/body';
 import { dateTimeField, emailField } from '../http/fields';
@@ -56,7 +59,7 @@ export interface AccessActionResult {
   mg_status: MgStatus;
   expires_at: string | null;
   scheduled_expires_at: string | null;
-  discourse: DiscourseOutcome;
+  discourse: ForumAnswer;
 }
 
 /** The body field carrying the date for each dated action (§7: grant_on_date {until}, revoke_on_date {date}). */
@@ -115,8 +118,9 @@ export async function insertLog(
 }
 
 /**
- * Applies one access action for the user with `req.email` (§2, §7): updates the member row and
- * writes an 'access.<kind>' info log in one transaction, then syncs Discourse → AccessActionResult.
+ * Applies one access action for the user with `req.email` (§2, §7): updates the member row, writes
+ * an 'access.<kind>' info log and the forum job in one transaction, then waits briefly for the job
+ * → AccessActionResult.
  * Errors (nothing written): 404 unknown email, 400 date in the past / no billing period end,
  * 409 scheduled revocation of a user whose access is already cancelled.
  */
@@ -136,7 +140,8 @@ export async function applyAccessAction(
          FROM customers c
          JOIN members m ON m.customer_id = c.id
          LEFT JOIN subscriptions s ON s.id = m.subscription_id
-        WHERE c.email = $1`,
+        WHERE c.email = $1
+          FOR UPDATE OF m`,
       [email],
     );
     const member = found.rows[0];
@@ -158,7 +163,16 @@ export async function applyAccessAction(
     // Live event in the same transaction (issue 9): granted / revoked now; scheduled ones emit at expiration.
     const live = accessEventOf(kind);
     if (live) await emitAccessEvent(tx, live, email, now);
-    return next;
+    const forumAction =
+      kind === 'grant' || kind === 'grant_on_date'
+        ? 'grant'
+        : kind === 'revoke_now'
+          ? 'revoke'
+          : null;
+    const jobId = forumAction
+      ? await enqueueForumJob(tx, { email, action: forumAction, reason: `access.${kind}`, at: now })
+      : null;
+    return { ...next, jobId };
   });
 
   const expiresAt = iso(state.expiresAt);
@@ -166,21 +180,14 @@ export async function applyAccessAction(
     kind === 'grant_on_date' || kind === 'revoke_deferred' || kind === 'revoke_on_date'
       ? expiresAt
       : null;
-  let discourse: DiscourseOutcome;
-  if (deps.config.discourse === null) discourse = DISCOURSE_NOT_CONFIGURED;
-  else if (kind === 'grant' || kind === 'grant_on_date')
-    discourse = await syncForumAccess(deps.config.discourse, 'grant', email);
-  else if (kind === 'revoke_now')
-    discourse = await syncForumAccess(deps.config.discourse, 'revoke', email);
+  let discourse: ForumAnswer;
+  if (state.jobId !== null) discourse = await forumAnswer(deps, state.jobId);
+  else if (deps.config.discourse === null) discourse = DISCOURSE_NOT_CONFIGURED;
   else
     discourse = {
       skipped: true,
       reason: `Access continues until ${expiresAt}; the forum is updated when the expiration runs`,
     };
-
-  if ('ok' in discourse && discourse.ok === false) {
-    await logDiscourseFailure(deps, email, kind, discourse);
-  }
   return {
     ok: true,
     email,
@@ -189,28 +196,6 @@ export async function applyAccessAction(
     scheduled_expires_at: scheduled,
     discourse,
   };
-}
-
-/** Records a failed forum sync as a warn row (outside the access transaction; never throws). */
-export async function logDiscourseFailure(
-  deps: AppDeps,
-  email: string,
-  action: string,
-  outcome: Extract<DiscourseOutcome, { ok: false }>,
-): Promise<void> {
-  try {
-    await insertLog(deps.db, deps.now(), 'warn', 'discourse.error', {
-      email,
-      action,
-      status: outcome.status,
-      error: outcome.error,
-    });
-  } catch (err) {
-    deps.log.warn(
-      { err: err instanceof Error ? err.message : String(err), email, action },
-      'could not log a Discourse failure',
-    );
-  }
 }
 
 /** Computes the member's next (mg_status, expires_at) for `kind`, or throws the 400/409 of the module doc. */

@@ -3,22 +3,37 @@
  * §3 "Maintenance result", §4 Maintenance): members whose access is still active but whose
  * expires_at has arrived (expires_at ≤ now) are set to cancelled.
  *
- * A dry run only lists them. A real run updates them and writes one 'access.expired' info row per
- * user in ONE transaction (re-checking the condition, so a concurrent grant is not undone), then
- * revokes each user on Discourse when configured; forum failures are reported per user and logged
- * as warn rows, never rolled back.
+ * A dry run only lists them. A real run updates them and writes one 'access.expired' info row and
+ * one forum revoke job per user (issue 9 outbox) in ONE transaction (re-checking the condition, so
+ * a concurrent grant is not undone). That transaction first takes the database-wide advisory lock
+ * EXPIRATION_LOCK_KEY (pg_try_advisory_xact_lock), so two runs never overlap across server
+ * instances: the second is refused with 409. After the commit, when Discourse is configured, it
+ * waits up to `waitMs` for the forum worker and reports each user's forum outcome (or queued);
+ * forum failures are retried by the worker and logged as warn rows, never rolled back.
  */
 import type { AppDeps } from '../context';
-import { syncForumAccess, type DiscourseOutcome } from '../discourse/client';
-import { logDiscourseFailure } from './actions';
+import { ApiError } from '../errors';
+import { enqueueForumJobs } from '../outbox/enqueue';
+import {
+  awaitForumJobs,
+  DEFAULT_ANSWER_WAIT_MS,
+  forumAnswerOf,
+  type ForumAnswer,
+} from '../outbox/answer';
 import { iso } from './params';
 import { emitAccessEvent } from '../live/access';
+
+/**
+ * The advisory lock key of the real expiration run (any fixed 64-bit number unique to this use:
+ * 'mgexpire' in ASCII, truncated). Held for the run's transaction only.
+ */
+export const EXPIRATION_LOCK_KEY = 0x6d67_6578_7069;
 
 /** One affected user. expires_at is ISO UTC; discourse is present after a real run. */
 export interface ExpirationDetail {
   email: string;
   expires_at: string | null;
-  discourse?: DiscourseOutcome;
+  discourse?: ForumAnswer;
 }
 
 /** §3 Maintenance result. */
@@ -42,11 +57,13 @@ export const SAMPLE_EMAILS = 5;
 
 /**
  * Finds members with mg_status active and expires_at ≤ now (deps.now()); unless `dryRun`, cancels
- * them (one transaction with their log rows) and revokes them on Discourse → ExpirationResult.
+ * them (one transaction with their log rows and forum revoke jobs, reason 'expiration.{trigger}')
+ * and waits up to `waitMs` (default OUTBOX_WAIT_MS, 2000; 0 = do not wait) for their forum
+ * outcomes → ExpirationResult. A real run while another holds the lock → 409 ApiError.
  */
 export async function runExpiration(
   deps: AppDeps,
-  opts: { dryRun: boolean },
+  opts: { dryRun: boolean; trigger?: string; waitMs?: number },
 ): Promise<ExpirationResult> {
   const now = deps.now();
   const meta = { ran_at: now.toISOString() };
@@ -70,7 +87,18 @@ export async function runExpiration(
     };
   }
 
+  const trigger = opts.trigger ?? 'console';
   const changed = await deps.db.transaction(async (tx) => {
+    const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [
+      EXPIRATION_LOCK_KEY,
+    ]);
+    if (lock.rows[0]?.ok !== true) {
+      throw new ApiError(
+        409,
+        'conflict',
+        'An expiration run is already running on another server instance; try again when it has finished',
+      );
+    }
     const r = await tx.query<{ id: number; email: string; expires_at: Date }>(
       `UPDATE members m SET mg_status = 'cancelled', updated_at = $1
          FROM customers c
@@ -92,20 +120,32 @@ export async function runExpiration(
     }
     // One access.revoked live event per member, in this transaction (issue 9).
     for (const row of rows) await emitAccessEvent(tx, 'access.revoked', row.email, now);
-    return rows;
+    const jobIds = await enqueueForumJobs(
+      tx,
+      rows.map((x) => ({
+        email: x.email,
+        action: 'revoke',
+        reason: `expiration.${trigger}`,
+        at: now,
+      })),
+    );
+    return rows.map((x, i) => ({ ...x, jobId: jobIds[i] ?? 0 }));
   });
 
-  const details: ExpirationDetail[] = [];
-  for (const row of changed) {
+  const waitMs = opts.waitMs ?? deps.config.outbox?.waitMs ?? DEFAULT_ANSWER_WAIT_MS;
+  const jobs =
+    deps.config.discourse !== null && changed.length > 0
+      ? await awaitForumJobs(
+          deps.db,
+          changed.map((x) => x.jobId),
+          waitMs,
+        )
+      : null;
+  const details: ExpirationDetail[] = changed.map((row) => {
     const detail: ExpirationDetail = { email: row.email, expires_at: iso(row.expires_at) };
-    if (deps.config.discourse !== null) {
-      const outcome = await syncForumAccess(deps.config.discourse, 'revoke', row.email);
-      detail.discourse = outcome;
-      if ('ok' in outcome && outcome.ok === false)
-        await logDiscourseFailure(deps, row.email, 'expire', outcome);
-    }
-    details.push(detail);
-  }
+    if (jobs) detail.discourse = forumAnswerOf(row.jobId, jobs.get(row.jobId));
+    return detail;
+  });
   const affected = details.map((d) => d.email);
   return {
     processed: affected.length,

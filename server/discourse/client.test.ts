@@ -14,10 +14,21 @@ afterEach(async () => {
   fake = null;
 });
 
-/** Routes the fake: the user lookup answers `users`; every other call answers `other`. */
-function forum(users: unknown[], other: FakeReply): (req: RecordedRequest) => FakeReply {
+/**
+ * Routes the fake: the user lookup answers `users`, the pending-invite list answers `invites`;
+ * every other call answers `other`.
+ */
+function forum(
+  users: unknown[],
+  other: FakeReply,
+  invites: unknown[] = [],
+): (req: RecordedRequest) => FakeReply {
   return (req) =>
-    req.path.startsWith('/admin/users/list/') ? { status: 200, body: users } : other;
+    req.path.startsWith('/admin/users/list/')
+      ? { status: 200, body: users }
+      : req.path.startsWith('/u/system/invited.json')
+        ? { status: 200, body: { invites } }
+        : other;
 }
 
 function expectApiHeaders(req: RecordedRequest | undefined) {
@@ -101,7 +112,7 @@ describe('DiscourseClient.grant', () => {
       },
     }));
     const out = await new DiscourseClient(discourseConfig(fake.url)).grant('ada@example.com');
-    expect(out).toMatchObject({ ok: false, status: 429 });
+    expect(out).toMatchObject({ ok: false, status: 429, wait_seconds: 37 });
     expect(out).toHaveProperty(
       'error',
       'You’ve performed this action too many times. (rate limited; retry after 37 s)',
@@ -146,18 +157,57 @@ describe('DiscourseClient.revoke', () => {
     );
     const out = await new DiscourseClient(discourseConfig(fake.url)).revoke('ada@example.com');
     expect(out).toEqual({ ok: true, status: 200 });
-    const del = fake.requests[1];
-    expect(del?.method).toBe('DELETE');
-    expect(del?.path).toBe('/groups/42/members.json');
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /admin/users/list/active.json?email=ada%40example.com&show_emails=true',
+      'GET /u/system/invited.json?filter=pending&search=ada%40example.com',
+      'DELETE /groups/42/members.json',
+    ]);
+    const del = fake.requests[2];
     expect(del?.body).toEqual({ usernames: 'ada_l' });
     expectApiHeaders(del);
+    expectApiHeaders(fake.requests[1]);
   });
 
-  it('skips with "No forum account" when the address has no account', async () => {
+  it('withdraws the pending invites of exactly that address (DELETE /invites.json {id})', async () => {
+    fake = await startFakeDiscourse(
+      forum([], { status: 200, body: { success: 'OK' } }, [
+        { id: 11, email: 'new@example.com' },
+        { id: 12, email: 'renew@example.com' },
+        { id: 13, email: 'NEW@example.com' },
+      ]),
+    );
+    const out = await new DiscourseClient(discourseConfig(fake.url)).revoke('new@example.com');
+    expect(out).toEqual({ ok: true, status: 200, invites_removed: 2 });
+    const deletes = fake.requests.filter((r) => r.method === 'DELETE');
+    expect(deletes.map((r) => [r.path, r.body])).toEqual([
+      ['/invites.json', { id: 11 }],
+      ['/invites.json', { id: 13 }],
+    ]);
+  });
+
+  it('reports which step failed when the invite list is refused', async () => {
+    fake = await startFakeDiscourse((req) =>
+      req.path.startsWith('/admin/users/list/')
+        ? { status: 200, body: [] }
+        : {
+            status: 403,
+            body: { errors: ['You are not permitted to view the requested resource.'] },
+          },
+    );
+    const out = await new DiscourseClient(discourseConfig(fake.url)).revoke('x@example.com');
+    expect(out).toMatchObject({
+      ok: false,
+      status: 403,
+      error:
+        'Listing pending invites failed: You are not permitted to view the requested resource.',
+    });
+  });
+
+  it('skips with "No forum account" when the address has no account and no invite', async () => {
     fake = await startFakeDiscourse(forum([], { status: 500, body: {} }));
     const out = await new DiscourseClient(discourseConfig(fake.url)).revoke('ghost@example.com');
     expect(out).toEqual({ skipped: true, reason: 'No forum account' });
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
   });
 });
 

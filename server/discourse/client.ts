@@ -6,7 +6,12 @@
  *   (an array of users; Discourse matches the email exactly);
  * - grant: `PUT /groups/{id}/members.json` `{usernames}` when the account exists, otherwise
  *   `POST /invites.json` `{email, group_ids}` (the invitee joins the group on sign-up);
- * - revoke: `DELETE /groups/{id}/members.json` `{usernames}`, skipped when there is no account.
+ * - revoke: first the address's pending invites are withdrawn — `GET /u/{api_username}/invited.json
+ *   ?filter=pending&search={email}` lists the invites the API user sent (`{invites:[{id, email}]}`,
+ *   a substring search, so only exact email matches are kept) and `DELETE /invites.json` `{id}`
+ *   deletes each (Discourse lets a user delete the invites it sent) — so the customer cannot join
+ *   through an old invite; then `DELETE /groups/{id}/members.json` `{usernames}` when an account
+ *   exists. Every step is idempotent, so the outbox may run a revoke again after a failure.
  *
  * Every call sends `Api-Key` and `Api-Username` and is cut off after `config.timeoutMs` ms.
  * Nothing here throws: every failure becomes `{ok:false, status, error}` so that access changes,
@@ -16,9 +21,16 @@ import type { DiscourseConfig } from '../context';
 
 /** The `discourse` object of an action answer (docs/api.md). */
 export type DiscourseOutcome =
-  | { ok: true; status: number }
+  | { ok: true; status: number; invites_removed?: number }
   | { ok: true; invited: true; groupId: number; status: number }
-  | { ok: false; status: number | null; error: string; payload?: { errors: string[] } }
+  | {
+      ok: false;
+      status: number | null;
+      error: string;
+      payload?: { errors: string[] };
+      /** A 429's `extras.wait_seconds`: how long Discourse asks us to wait before the next call. */
+      wait_seconds?: number;
+    }
   | { skipped: true; reason: string };
 
 /** The outcome when `config.discourse` is null. */
@@ -69,18 +81,70 @@ export class DiscourseClient {
   }
 
   /**
-   * Takes forum access away from `email` (§2 revoke): removes the account from the configured group
-   * → {ok:true, status}; no account → {skipped:true, reason:'No forum account'}; failures → {ok:false, …}.
+   * Takes forum access away from `email` (§2 revoke; issue 9): withdraws the address's pending
+   * invites, then removes the account from the configured group → {ok:true, status,
+   * invites_removed?} (invites_removed present when at least one invite was deleted); no account
+   * and no invite → {skipped:true, reason:'No forum account'}; failures → {ok:false, …}.
    */
   async revoke(email: string): Promise<DiscourseOutcome> {
     const user = await this.findUsername(email);
     if (!user.ok) return user.outcome;
-    if (user.username === null) return { skipped: true, reason: 'No forum account' };
+    const invites = await this.removePendingInvites(email);
+    if (!invites.ok) return invites.outcome;
+    const removedInvites = invites.removed > 0 ? { invites_removed: invites.removed } : {};
+    if (user.username === null) {
+      return invites.removed > 0
+        ? { ok: true, status: invites.status, ...removedInvites }
+        : { skipped: true, reason: 'No forum account' };
+    }
     const removed = await this.call('DELETE', `/groups/${this.config.groupId}/members.json`, {
       usernames: user.username,
     });
     if (!removed.ok) return removed.outcome;
-    return { ok: true, status: removed.status };
+    return { ok: true, status: removed.status, ...removedInvites };
+  }
+
+  /**
+   * Deletes the pending invites the API user sent to `email` → {ok:true, removed (count), status
+   * of the last call} or a failure outcome (its error says which step failed).
+   */
+  async removePendingInvites(
+    email: string,
+  ): Promise<{ ok: true; removed: number; status: number } | CallFailed> {
+    const qs = new URLSearchParams({ filter: 'pending', search: email });
+    const listed = await this.call(
+      'GET',
+      `/u/${encodeURIComponent(this.config.apiUsername)}/invited.json?${qs.toString()}`,
+    );
+    if (!listed.ok) return prefixed(listed, 'Listing pending invites failed');
+    const list = (listed.body as { invites?: unknown } | null)?.invites;
+    if (!Array.isArray(list)) {
+      return {
+        ok: false,
+        outcome: {
+          ok: false,
+          status: listed.status,
+          error: 'Discourse invite list answered an unexpected shape',
+        },
+      };
+    }
+    const ids = list
+      .filter(
+        (i): i is { id: number; email: string } =>
+          typeof i === 'object' &&
+          i !== null &&
+          typeof (i as { id?: unknown }).id === 'number' &&
+          typeof (i as { email?: unknown }).email === 'string' &&
+          (i as { email: string }).email.toLowerCase() === email.toLowerCase(),
+      )
+      .map((i) => i.id);
+    let status = listed.status;
+    for (const id of ids) {
+      const deleted = await this.call('DELETE', '/invites.json', { id });
+      if (!deleted.ok) return prefixed(deleted, `Deleting pending invite ${id} failed`);
+      status = deleted.status;
+    }
+    return { ok: true, removed: ids.length, status };
   }
 
   /** Looks the forum account up by email → {ok:true, username|null} or a failure outcome. */
@@ -187,12 +251,21 @@ function describeHttpError(
           ? text.trim()
           : `HTTP ${status}`;
   const wait = obj.extras?.wait_seconds;
+  const waitSeconds =
+    status === 429 && (typeof wait === 'number' || typeof wait === 'string') ? Number(wait) : NaN;
+  const rateLimit =
+    Number.isFinite(waitSeconds) && waitSeconds >= 0 ? { wait_seconds: waitSeconds } : {};
   if (status === 429 && (typeof wait === 'number' || typeof wait === 'string')) {
     error = `${error} (rate limited; retry after ${wait} s)`;
   }
   return errors.length > 0
-    ? { ok: false, status, error, payload: { errors } }
-    : { ok: false, status, error };
+    ? { ok: false, status, error, payload: { errors }, ...rateLimit }
+    : { ok: false, status, error, ...rateLimit };
+}
+
+/** A failed call whose error names the step, e.g. 'Listing pending invites failed: HTTP 500'. */
+function prefixed(failed: CallFailed, step: string): CallFailed {
+  return { ok: false, outcome: { ...failed.outcome, error: `${step}: ${failed.outcome.error}` } };
 }
 
 /**

@@ -9,12 +9,15 @@
  * members:{active, scheduled, cancelled}, pending_expirations, webhook_dedup_rows, log_rows},
  * logs:{retention_days, max_rows, queued, written, dropped, failed}, integrations:{discourse,
  * lemonsqueezy_api, clickbank_api, clickbank_secret_key}, expiration:{running, last_run},
+ * forum_outbox:{pending, retrying, oldest_pending_s, failed, failed_total, done_total, last_error,
+ * last_error_at, recent_failures:[{id, email, action, attempts, status, error, failed_at}]},
  * uptime_s, started_at, now}` (instants ISO UTC, sizes in bytes).
  */
 import type { AppDeps } from '../context';
 import { logWriterStats } from '../logging';
 import { APP_VERSION } from '../routes/health';
 import { expirationJobStatus } from './expirationJob';
+import { forumOutboxDiag } from '../outbox/status';
 
 /** Builds the diagnostics object at deps.now(); `startedAt` is when the server started. */
 export async function diagnostics(
@@ -87,6 +90,10 @@ export async function diagnostics(
     'SELECT sum(n) AS n FROM logs_level_counts',
   );
   const job = await expirationJobStatus(db);
+  const forumOutbox = await forumOutboxDiag(db, now).catch(() => {
+    ok = false;
+    return null;
+  });
 
   return {
     versions: {
@@ -124,6 +131,7 @@ export async function diagnostics(
       clickbank_secret_key: !!config.clickbankSecretKey,
     },
     expiration: job,
+    forum_outbox: forumOutbox,
     uptime_s: Math.max(0, Math.floor((now.getTime() - startedAt.getTime()) / 1000)),
     started_at: startedAt.toISOString(),
     now: now.toISOString(),

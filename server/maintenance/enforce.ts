@@ -5,9 +5,11 @@
  * - Access: a member still active whose expires_at has arrived (≤ now) is set to cancelled, with
  *   an 'access.expired' info row (action 'enforce_now'), in one transaction — the same condition
  *   as the expiration run. Any other member keeps its state.
- * - Forum: the member's resulting state is pushed to Discourse when configured — revoke when
- *   cancelled, grant when active (scheduled members keep access until their date). Failures are
- *   reported in `discourse` and logged as a warn row, never rolled back.
+ * - Forum: the member's resulting state is pushed to the forum — a revoke job when cancelled, a
+ *   grant job when active (scheduled members keep access until their date) — written in the same
+ *   transaction (issue 9 outbox) and run by the forum worker. The answer waits briefly for it
+ *   (server/outbox/answer.ts): the job's outcome, or `{queued:true, …}`. Forum failures are
+ *   retried by the worker and logged as warn rows, never rolled back.
  *
  * Answer: `{ok:true, email, mg_status, expires_at, changed, action, discourse}`; action is
  * 'expired' (access ended now) or 'none' (already in its due state). 400 for a missing or invalid
@@ -15,8 +17,9 @@
  */
 import type { AppDeps } from '../context';
 import { notFound } from '../errors';
-import { syncForumAccess, type DiscourseOutcome } from '../discourse/client';
-import { insertLog, logDiscourseFailure } from '../access/actions';
+import { insertLog } from '../access/actions';
+import { enqueueForumJob } from '../outbox/enqueue';
+import { forumAnswer, type ForumAnswer } from '../outbox/answer';
 import { iso } from '../access/params';
 import { emitAccessEvent } from '../live/access';
 
@@ -28,7 +31,7 @@ export interface EnforceResult {
   expires_at: string | null;
   changed: boolean;
   action: 'expired' | 'none';
-  discourse: DiscourseOutcome;
+  discourse: ForumAnswer;
 }
 
 /** Applies `email`'s due access state now (see module doc) → EnforceResult; 404 ApiError for an unknown email. */
@@ -50,7 +53,12 @@ export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceR
       member.mg_status === 'active' &&
       member.expires_at !== null &&
       member.expires_at.getTime() <= now.getTime();
-    if (!due) return { mgStatus: member.mg_status, expiresAt: member.expires_at, changed: false };
+    const enqueue = (action: 'grant' | 'revoke') =>
+      enqueueForumJob(tx, { email, action, reason: 'maintenance.enforce_now', at: now });
+    if (!due) {
+      const jobId = await enqueue(member.mg_status === 'cancelled' ? 'revoke' : 'grant');
+      return { mgStatus: member.mg_status, expiresAt: member.expires_at, changed: false, jobId };
+    }
     await tx.query(`UPDATE members SET mg_status = 'cancelled', updated_at = $1 WHERE id = $2`, [
       now,
       member.id,
@@ -63,16 +71,11 @@ export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceR
     });
     // Live event in the same transaction (issue 9): access ended now.
     await emitAccessEvent(tx, 'access.revoked', email, now);
-    return { mgStatus: 'cancelled' as const, expiresAt: member.expires_at, changed: true };
+    const jobId = await enqueue('revoke');
+    return { mgStatus: 'cancelled' as const, expiresAt: member.expires_at, changed: true, jobId };
   });
 
-  const discourse = await syncForumAccess(
-    deps.config.discourse,
-    state.mgStatus === 'cancelled' ? 'revoke' : 'grant',
-    email,
-  );
-  if ('ok' in discourse && discourse.ok === false)
-    await logDiscourseFailure(deps, email, 'enforce_now', discourse);
+  const discourse = await forumAnswer(deps, state.jobId);
   return {
     ok: true,
     email,

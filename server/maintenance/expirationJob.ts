@@ -3,7 +3,11 @@
  * "Only one action runs at a time"; issue 8 "Expiration apply"):
  *
  * - a real run (dryRun false) cannot run twice at once, per database: a second start while one
- *   runs is refused with 409 `{error:'conflict', message:'An expiration run is already running…'}`;
+ *   runs is refused with 409 `{error:'conflict', message:'An expiration run is already running…'}`
+ *   — within this process by the in-memory state below (which also gives the running run's start
+ *   instant), and across server instances by the database advisory lock the run's transaction takes
+ *   (EXPIRATION_LOCK_KEY in server/access/expiration.ts), so console runs and scheduler runs
+ *   (trigger 'scheduler', server/maintenance/scheduler.ts) of all instances exclude each other;
  * - dry runs never write and may run any time; the dry run and the real run select with the same
  *   condition (server/access/expiration.ts: mg_status active AND expires_at ≤ now), so a real run
  *   applies what a dry run at that moment previews, and a dry run right after shows 0;
@@ -27,7 +31,7 @@ export interface ExpirationRunRecord {
   affected_count: number | null;
   /** At most 5 emails. */
   sample_emails: string[];
-  /** Members whose forum revoke failed. */
+  /** Members whose forum revoke had failed by the time the run answered (the worker retries). */
   forum_failures: number;
   /** The error message when ok is false. */
   error: string | null;
@@ -79,7 +83,7 @@ export async function expirationJobStatus(
  */
 export async function runExpirationJob(
   deps: AppDeps,
-  opts: { dryRun: boolean; trigger?: string },
+  opts: { dryRun: boolean; trigger?: string; waitMs?: number },
 ): Promise<ExpirationResult> {
   if (opts.dryRun) return runExpiration(deps, { dryRun: true });
   const s = stateOf(deps.db);
@@ -97,7 +101,7 @@ export async function runExpirationJob(
   const startedAt = deps.now().toISOString();
   s.running = { started_at: startedAt, trigger };
   try {
-    const result = await runExpiration(deps, { dryRun: false });
+    const result = await runExpiration(deps, { dryRun: false, trigger, waitMs: opts.waitMs });
     // Revocations move the dashboard figures: drop the cached ones (server/stats/cache.ts).
     if (result.affected_count > 0) await invalidateStatsCache(deps);
     await record(deps, s, {
@@ -109,12 +113,17 @@ export async function runExpirationJob(
       affected_count: result.affected_count,
       sample_emails: result.sample_emails,
       forum_failures: result.details.filter(
-        (d) => d.discourse && 'ok' in d.discourse && d.discourse.ok === false,
+        (d) =>
+          d.discourse !== undefined &&
+          (('ok' in d.discourse && d.discourse.ok === false) ||
+            ('queued' in d.discourse && d.discourse.last_error !== undefined)),
       ).length,
       error: null,
     });
     return result;
   } catch (err) {
+    // Another instance was running it: nothing ran here, so the last run stays as it was.
+    if (err instanceof ApiError && err.status === 409) throw err;
     await record(deps, s, {
       started_at: startedAt,
       finished_at: deps.now().toISOString(),

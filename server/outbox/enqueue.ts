@@ -29,3 +29,28 @@ export async function enqueueForumJob(tx: Queryable, job: ForumJobInput): Promis
   await tx.query('SELECT pg_notify($1, $2)', [FORUM_OUTBOX_CHANNEL, email]);
   return Number(inserted.rows[0]?.id);
 }
+
+/**
+ * Queues one job per entry of `jobs`, in that order (ids ascending), in the caller's transaction
+ * with a single statement and one NOTIFY → their ids in the same order. For bulk changes such as
+ * the expiration run; an empty list writes nothing.
+ */
+export async function enqueueForumJobs(tx: Queryable, jobs: ForumJobInput[]): Promise<number[]> {
+  if (jobs.length === 0) return [];
+  const inserted = await tx.query<{ id: number; ord: number }>(
+    `INSERT INTO forum_outbox (email, action, reason, created_at, next_attempt_at)
+     SELECT lower(x.email), x.action, x.reason, x.at::timestamptz, x.at::timestamptz
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+            WITH ORDINALITY AS x(email, action, reason, at, ord)
+      ORDER BY x.ord
+     RETURNING id`,
+    [
+      jobs.map((j) => j.email),
+      jobs.map((j) => j.action),
+      jobs.map((j) => j.reason),
+      jobs.map((j) => j.at.toISOString()),
+    ],
+  );
+  await tx.query('SELECT pg_notify($1, $2)', [FORUM_OUTBOX_CHANNEL, '*']);
+  return inserted.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}

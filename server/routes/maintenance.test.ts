@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, discourseConfig, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { startFakeDiscourse, type FakeDiscourse } from '../testing/fakeDiscourse';
+import { startTestWorker, stopTestWorkers } from '../testing/outbox';
 import { insertCustomer, insertMember } from '../testing/fixtures';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { maintenanceRoutes } from './maintenance';
@@ -25,6 +26,7 @@ beforeEach(async () => {
   await db.query(`UPDATE members SET expires_at = $1 WHERE id = 5`, [NOW]);
 });
 afterEach(async () => {
+  await stopTestWorkers();
   await fake?.close();
   fake = null;
 });
@@ -164,8 +166,10 @@ describe('maintenance/run-expiration', () => {
     expect(await snapshot(db)).toEqual(before);
   });
 
-  it('revokes each expired user on Discourse; a forum failure is reported and logged, access stays cancelled', async () => {
+  it('revokes each expired user on Discourse through the outbox; a forum failure is reported and logged, access stays cancelled', async () => {
     fake = await startFakeDiscourse((req) => {
+      if (req.path.startsWith('/u/system/invited.json'))
+        return { status: 200, body: { invites: [] } };
       if (req.path.startsWith('/admin/users/list/')) {
         const email = new URL(req.path, 'http://x').searchParams.get('email');
         return {
@@ -181,9 +185,9 @@ describe('maintenance/run-expiration', () => {
             body: { errors: ['erin is not a member'], error_type: 'invalid_parameters' },
           };
     });
-    const withForum = testApp(testDeps(db, NOW, { discourse: discourseConfig(fake.url) }), [
-      maintenanceRoutes,
-    ]);
+    const deps = testDeps(db, NOW, { discourse: discourseConfig(fake.url) });
+    await startTestWorker(deps);
+    const withForum = testApp(deps, [maintenanceRoutes]);
     const res = await call(withForum, 'POST', '/maintenance/run-expiration', { dryRun: false });
     expect(res.status).toBe(200);
     expect(res.body.details).toEqual([
@@ -222,13 +226,24 @@ describe('maintenance/run-expiration', () => {
     expect(warn.rows).toEqual([
       {
         msg: 'discourse.error',
-        context: {
+        context: expect.objectContaining({
           email: 'erin@example.com',
-          action: 'expire',
+          action: 'revoke',
+          reason: 'expiration.console',
           status: 422,
           error: 'erin is not a member',
-        },
+          // A 4xx other than 408/429 is permanent: no retry.
+          state: 'failed',
+          next_attempt_at: null,
+        }),
       },
+    ]);
+    const jobs = await db.query<{ email: string; action: string; state: string }>(
+      'SELECT email, action, state FROM forum_outbox ORDER BY id',
+    );
+    expect(jobs.rows).toEqual([
+      { email: 'dave_x@example.com', action: 'revoke', state: 'done' },
+      { email: 'erin@example.com', action: 'revoke', state: 'failed' },
     ]);
   });
 });
@@ -241,6 +256,7 @@ describe('expiration job', () => {
       return { status: 200, body: {} };
     });
     const slow = testDeps(db, NOW, { discourse: discourseConfig(fake.url, { timeoutMs: 400 }) });
+    await startTestWorker(slow);
     const a = testApp(slow, [maintenanceRoutes]);
     const preview = await call(a, 'GET', '/maintenance/run-expiration?dryRun=true');
     const first = call(a, 'POST', '/maintenance/run-expiration', { dryRun: false });
@@ -371,11 +387,13 @@ describe('POST /maintenance/enforce-now', () => {
     fake = await startFakeDiscourse((req) =>
       req.path.startsWith('/admin/users/list/')
         ? { status: 200, body: [{ username: 'erin', email: 'erin@example.com' }] }
-        : { status: 200, body: { success: 'OK' } },
+        : req.path.startsWith('/u/system/invited.json')
+          ? { status: 200, body: { invites: [] } }
+          : { status: 200, body: { success: 'OK' } },
     );
-    const a = testApp(testDeps(db, NOW, { discourse: discourseConfig(fake.url) }), [
-      maintenanceRoutes,
-    ]);
+    const deps = testDeps(db, NOW, { discourse: discourseConfig(fake.url) });
+    await startTestWorker(deps);
+    const a = testApp(deps, [maintenanceRoutes]);
     const res = await call(a, 'POST', '/maintenance/enforce-now', { email: 'erin@example.com' });
     expect(res.body).toMatchObject({
       mg_status: 'cancelled',

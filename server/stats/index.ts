@@ -20,6 +20,7 @@ import {
   netRevenueByCurrency,
   subscriberCount,
 } from './aggregate';
+import { FORUM_OUTBOX_STATUS_UNKNOWN, forumOutboxStatus } from '../outbox/status';
 
 /** Provider statuses that grant access on their own (defined in server/vocabulary.ts; LemonSqueezy on_trial is stored as trialing). */
 export { ACCESS_STATUSES };
@@ -63,6 +64,12 @@ export interface AdminStatusBody {
   arr: number | null;
   pending_expire: number | null;
   webhook_dedup_rows: number | null;
+  /** Forum outbox backlog and failures (issue 9; server/outbox/status.ts). */
+  forum_pending: number | null;
+  forum_oldest_pending_s: number | null;
+  forum_failed: number | null;
+  forum_last_error: string | null;
+  forum_last_error_at: string | null;
 }
 
 interface Core {
@@ -193,7 +200,8 @@ export async function computeDashboardStats(
 
 /**
  * Computes GET /status (§3 Admin stats): the same active figures as /stats plus pending_expire
- * (members active whose expires_at has passed) and webhook_dedup_rows. When the database fails it
+ * (members active whose expires_at has passed), webhook_dedup_rows and the forum outbox figures
+ * (forum_pending, forum_oldest_pending_s, forum_failed, forum_last_error, forum_last_error_at). When the database fails it
  * answers db_ok false with every figure null instead of throwing.
  */
 export async function computeAdminStatus(
@@ -221,6 +229,7 @@ export async function computeAdminStatus(
       arr: 12 * c.mrrCents,
       pending_expire: pending.rows[0]?.n ?? 0,
       webhook_dedup_rows: dedup.rows[0]?.n ?? 0,
+      ...(await forumOutboxStatus(db, now)),
     };
   } catch (err) {
     log?.error(
@@ -238,6 +247,7 @@ export async function computeAdminStatus(
       arr: null,
       pending_expire: null,
       webhook_dedup_rows: null,
+      ...FORUM_OUTBOX_STATUS_UNKNOWN,
     };
   }
 }

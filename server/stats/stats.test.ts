@@ -404,6 +404,12 @@ describe('GET /status', () => {
       arr: 12 * e.mrr,
       pending_expire: 1,
       webhook_dedup_rows: 2,
+      // No forum jobs here; server/outbox/outbox.test.ts covers a backlog and failures.
+      forum_pending: 0,
+      forum_oldest_pending_s: null,
+      forum_failed: 0,
+      forum_last_error: null,
+      forum_last_error_at: null,
     });
     expect(e.pending).toBe(1);
   });
@@ -420,6 +426,11 @@ describe('GET /status', () => {
       arr: null,
       pending_expire: null,
       webhook_dedup_rows: null,
+      forum_pending: null,
+      forum_oldest_pending_s: null,
+      forum_failed: null,
+      forum_last_error: null,
+      forum_last_error_at: null,
     });
   });
 });

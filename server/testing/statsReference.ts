@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../context';
+import { FORUM_OUTBOX_STATUS_UNKNOWN, forumOutboxStatus } from '../outbox/status';
 import type { Db } from '../db/types';
 import {
   activeAccessCondition,
@@ -187,6 +188,8 @@ export async function referenceAdminStatus(
       arr: 12 * c.mrrCents,
       pending_expire: pending.rows[0]?.n ?? 0,
       webhook_dedup_rows: dedup.rows[0]?.n ?? 0,
+      // The forum outbox figures (issue 9) are computed once, by the same function as /status.
+      ...(await forumOutboxStatus(db, now)),
     };
   } catch (err) {
     log?.error(
@@ -204,6 +207,7 @@ export async function referenceAdminStatus(
       arr: null,
       pending_expire: null,
       webhook_dedup_rows: null,
+      ...FORUM_OUTBOX_STATUS_UNKNOWN,
     };
   }
 }

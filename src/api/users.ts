@@ -161,6 +161,7 @@ export function normaliseDiscourse(raw: unknown): DiscourseOutcome | null {
   if (readBool(d.skipped) !== null) out.skipped = readBool(d.skipped) === true;
   const reason = readString(d.reason);
   if (reason) out.reason = reason;
+  if (readBool(d.queued) !== null) out.queued = readBool(d.queued) === true;
   return out;
 }
 

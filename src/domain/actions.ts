@@ -66,12 +66,20 @@ type DiscourseClause =
   { kind: 'error'; text: string } | { kind: 'ok'; text: string } | { kind: 'none' };
 
 /**
- * What the forum said, in this precedence: an error string → error; skipped → 'Discourse
+ * What the forum said, in this precedence: queued → 'Discourse update queued: {reason}' (the
+ * server runs it in the background); an error string → error; skipped → 'Discourse
  * skipped: {reason}'; ok === false → error; invited → 'Discourse invite sent to group {id}';
  * ok or a status → 'Discourse updated'; otherwise nothing to say.
  */
 function discourseClause(d: DiscourseOutcome | null): DiscourseClause {
   if (!d) return { kind: 'none' };
+  if (d.queued) {
+    const reason = text(d.reason);
+    return {
+      kind: 'ok',
+      text: reason ? `Discourse update queued: ${reason}` : 'Discourse update queued',
+    };
+  }
   if (text(d.error) || (d.ok === false && !d.skipped)) {
     const status = text(d.status);
     const details = (d.errors ?? []).map(text).filter(Boolean).join('; ');
@@ -104,6 +112,7 @@ function discourseClause(d: DiscourseOutcome | null): DiscourseClause {
  * - 'OK (scheduled for {YYYY-MM-DD HH:MM} UTC)' when the revocation is scheduled;
  * - 'OK (Discourse invite sent to group {id})', 'OK (Discourse updated)',
  *   'OK (Discourse skipped: {reason})';
+ * - 'OK (Discourse update queued: {reason})' when the server queued the forum update (issue 9);
  * - plain 'OK'.
  * Nothing is lost when both a schedule and a forum outcome exist: they share the parentheses,
  * 'OK (scheduled for 2026-12-01 09:00 UTC; Discourse updated)', and a forum error gets the

@@ -110,6 +110,8 @@ export interface DiscourseOutcome {
   groupId?: number | string | null;
   skipped?: boolean;
   reason?: string | null;
+  /** The forum update is queued on the server and runs in the background (issue 9 outbox). */
+  queued?: boolean;
 }
 
 /** §3 Action response, normalised. */

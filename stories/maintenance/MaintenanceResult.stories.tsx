@@ -4,6 +4,7 @@ import { MaintenanceResult } from '../../src/components/MaintenanceResult';
 import { normaliseMaintenanceResult } from '../../src/domain/maintenance';
 import { MESSAGES } from '../../src/domain/messages';
 import { DUE_EMAILS, expirationWire, makeDueEmails } from '../../tests/msw/fixtures-maintenance';
+import { expirationForumWire } from '../../tests/msw/fixtures-outbox';
 
 /**
  * The maintenance result view (§2 Maintenance, §9): at most 50 detail rows and 5 example emails;
@@ -46,6 +47,22 @@ export const Applied: Story = {
     await expect(canvas.getByText('7 processed · 7 affected.')).toBeVisible();
     await expect(canvas.getByRole('columnheader', { name: 'Forum' })).toBeVisible();
     await expect(canvas.getAllByText('skipped: Discourse not configured')).toHaveLength(7);
+  },
+};
+
+/** An applied run with the forum configured: each row's revoke done, queued on the server, or failed. */
+export const AppliedForumQueued: Story = {
+  args: {
+    outcome: {
+      kind: 'expiration',
+      result: normaliseMaintenanceResult(expirationForumWire(DUE_EMAILS.slice(0, 4))),
+    },
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('4 processed · 4 affected.')).toBeVisible();
+    await expect(canvas.getByText('ok (200)')).toBeVisible();
+    await expect(canvas.getAllByText('queued (the server retries)')).toHaveLength(2);
+    await expect(canvas.getByText('error 422: Invalid group')).toBeVisible();
   },
 };
 

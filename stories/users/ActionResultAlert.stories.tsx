@@ -77,6 +77,21 @@ export const DiscourseSkipped: Story = {
   },
 };
 
+/** The server queued the forum update (issue 9 outbox): access changed, the forum follows in the background. */
+export const DiscourseQueued: Story = {
+  args: {
+    ...Scheduled.args,
+    message: 'OK (Discourse update queued: the forum is updated in the background)',
+  },
+  play: async ({ canvas }) => {
+    const status = canvas.getByRole('status');
+    await expect(status).toHaveTextContent(
+      'OK (Discourse update queued: the forum is updated in the background)',
+    );
+    await expect(status).toHaveAttribute('data-tone', 'success');
+  },
+};
+
 /** Plain success (§8 'OK'). */
 export const Ok: Story = {
   args: { ...Scheduled.args, message: 'OK' },

@@ -18,11 +18,15 @@ export interface MaintenanceResultProps {
   outcome: MaintenanceOutcome;
 }
 
-/** The forum column's text of a detail row: the discourse outcome in a few words, or a dash. */
+/**
+ * The forum column's text of a detail row: the discourse outcome in a few words ('queued (the
+ * server retries)' while the server's forum outbox still runs it), or a dash.
+ */
 function forumText(row: MaintenanceDetailRow): string {
   const d = row.discourse;
   if (d === null || typeof d !== 'object') return DASH;
   const o = d as Record<string, unknown>;
+  if (o.queued === true) return 'queued (the server retries)';
   if (o.skipped === true) return `skipped: ${String(o.reason ?? '')}`.trim();
   if (o.ok === true)
     return o.invited === true

@@ -22,6 +22,7 @@ import {
   statusHandlers,
   usersHandlers,
 } from '../../msw/handlers';
+import { outboxActionHandlers } from '../../msw/handlers-outbox';
 import { recordRequests, setupApiTestEnvironment } from '../support';
 
 const server = setupApiTestEnvironment();
@@ -209,6 +210,12 @@ describe('access actions (§7 POST /users/actions/*)', () => {
       actionHandlers.skipped(),
       'success',
       'OK (Discourse skipped: Discourse not configured)',
+    ],
+    [
+      'queued',
+      outboxActionHandlers.queued(),
+      'success',
+      'OK (Discourse update queued: the forum is updated in the background)',
     ],
     [
       'discourse error',

@@ -54,6 +54,25 @@ describe('describeActionResult (§8 alerts)', () => {
     [result({ discourse: { skipped: true } }), 'success', 'OK (Discourse skipped)'],
     [
       result({
+        discourse: { queued: true, reason: 'the forum is updated in the background' },
+      }),
+      'success',
+      'OK (Discourse update queued: the forum is updated in the background)',
+    ],
+    [result({ discourse: { queued: true } }), 'success', 'OK (Discourse update queued)'],
+    [
+      result({
+        scheduledExpiresAt: '2026-12-01T09:00:00Z',
+        discourse: {
+          queued: true,
+          reason: 'attempt 1 failed: HTTP 503; retrying at 2026-11-20 12:00:05 UTC',
+        },
+      }),
+      'success',
+      'OK (scheduled for 2026-12-01 09:00 UTC; Discourse update queued: attempt 1 failed: HTTP 503; retrying at 2026-11-20 12:00:05 UTC)',
+    ],
+    [
+      result({
         discourse: {
           ok: false,
           error: 'Unprocessable Entity',
