@@ -220,22 +220,19 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
   const hops = trustedHops(config);
   const router = new Hono();
 
-  router.use(
-    '/auth/login',
-    bodyLimit({
-      maxSize: MAX_LOGIN_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(
-          413,
-          'payload_too_large',
-          `Request body exceeds ${MAX_LOGIN_BODY_BYTES} bytes`,
-        );
-      },
-    }),
-  );
-  router.use('/auth/login', jsonBodyGuard());
+  // Only POST /auth/login gets these (a second bodyLimit over an already-read body would fail).
+  const loginBodyLimit = bodyLimit({
+    maxSize: MAX_LOGIN_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(
+        413,
+        'payload_too_large',
+        `Request body exceeds ${MAX_LOGIN_BODY_BYTES} bytes`,
+      );
+    },
+  });
 
-  router.post('/auth/login', async (c) => {
+  router.post('/auth/login', loginBodyLimit, jsonBodyGuard(), async (c) => {
     const ip = clientAddress(c, hops);
     const body = await parseJsonBody(c, loginBody);
     const email = body.email.trim().toLowerCase();
