@@ -147,19 +147,27 @@ export interface OncePerWindow {
   size(): number;
 }
 
-/** At most one claim per key per `windowMs` (the rate-limit log rows); an LRU of at most `maxKeys` keys (no scans). */
+/**
+ * At most one claim per key per `windowMs` (the rate-limit log rows); at most `maxKeys` keys.
+ * Keys sit in claim order, so the first is the oldest claim: when full, it is dropped if its window
+ * has passed, else the new key is refused (no row: refused attempts can never flood the logs
+ * table, whatever the number of addresses). O(1) per claim, never a scan.
+ */
 export function createOncePerWindow(windowMs: number, maxKeys = 10_000): OncePerWindow {
   const last = new Map<string, number>();
   return {
     claim(key, nowMs) {
       const at = last.get(key);
       if (at !== undefined && nowMs - at < windowMs) return false;
+      if (at === undefined && last.size >= maxKeys) {
+        const [oldestKey, oldestAt] = last.entries().next().value ?? [];
+        if (oldestKey === undefined || oldestAt === undefined || nowMs - oldestAt < windowMs) {
+          return false;
+        }
+        last.delete(oldestKey);
+      }
       last.delete(key);
       last.set(key, nowMs);
-      if (last.size > maxKeys) {
-        const lru = last.keys().next().value;
-        if (lru !== undefined) last.delete(lru);
-      }
       return true;
     },
     size: () => last.size,
