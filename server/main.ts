@@ -11,7 +11,7 @@ import type { Db } from './db/types';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { ConfigError, isLoopbackHost, loadConfig } from './config';
+import { ConfigError, ensurePrivateDataDir, isLoopbackHost, loadConfig } from './config';
 import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
 import { createLogger, flushDbLogs, startLogRetention } from './logging';
@@ -99,6 +99,10 @@ export async function startServer(
   const log = options.log ?? createLogger(config.logLevel);
   const now = options.now ?? (() => new Date());
   const started = performance.now();
+  // DATA_DIR private (0700) even when JWT_SECRET is given and loadConfig did not touch it.
+  if (config.dataDir !== 'memory') {
+    await ensurePrivateDataDir(config.dataDir, (message) => log.warn(message));
+  }
   const db = await openDatabase(config.dataDir);
   log.info(
     { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
