@@ -48,7 +48,7 @@ export interface ServerConfig {
   clickbankClerkKey: string | null;
   /** Failed sign-ins allowed per client address within the window (default 10 per 900 s). */
   loginRateLimit?: { maxAttempts: number; windowS: number };
-  /** Trust the first X-Forwarded-For address as the client (behind a reverse proxy); default false. */
+  /** TRUST_PROXY (legacy): true = one trusted proxy hop (see trustedProxyHops, which wins when set); default false. */
   trustProxy?: boolean;
   /** pino level for the process logger (default 'info'). */
   logLevel?: string;

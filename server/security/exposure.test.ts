@@ -72,6 +72,17 @@ describe('HOST and demo mode', () => {
     expect((await refusal({ HOST: 'not a host!' })).variable).toBe('HOST');
   });
 
+  it.each([
+    [{ SESSION_IDLE_S: '5' }, 'SESSION_IDLE_S'],
+    [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
+    [{ HSTS_MAX_AGE: '1y' }, 'HSTS_MAX_AGE'],
+    [{ TRUSTED_PROXY_HOPS: 'two' }, 'TRUSTED_PROXY_HOPS'],
+    [{ LOGIN_ACCOUNT_RATE_MAX: '0' }, 'LOGIN_ACCOUNT_RATE_MAX'],
+    [{ LOGIN_HASH_CONCURRENCY: '-1' }, 'LOGIN_HASH_CONCURRENCY'],
+  ])('refuses %o naming %s', async (env, variable) => {
+    expect((await refusal(env)).variable).toBe(variable);
+  });
+
   it('serves the demo on loopback: demo credentials, demo data, no Secure cookie, no HSTS', async () => {
     const config = await loadConfig({ DATA_DIR: 'memory' }, () => {});
     expect(config).toMatchObject({
@@ -166,17 +177,18 @@ describe('password hashes', () => {
   }, 30_000);
 
   it('removes ADMIN_PASSWORD from process.env once hashed', async () => {
+    // loadConfig deletes the password only from the real process.env (identity), so run it on
+    // process.env emptied of everything but what this case needs, then restore it whole.
     const saved = { ...process.env };
     try {
+      for (const k of Object.keys(process.env)) delete process.env[k];
       process.env.ADMIN_PASSWORD = 'from the environment';
       process.env.DATA_DIR = 'memory';
-      delete process.env.HOST;
-      delete process.env.ADMIN_PASSWORD_HASH;
       const config = await loadConfig(process.env, () => {});
       expect(process.env.ADMIN_PASSWORD).toBeUndefined();
       expect(await verifyPassword('from the environment', config.adminPasswordHash)).toBe(true);
     } finally {
-      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      for (const k of Object.keys(process.env)) delete process.env[k];
       Object.assign(process.env, saved);
     }
   }, 30_000);
