@@ -18,7 +18,7 @@
  *   BENCH_STREAMS=1,50,200 BENCH_EVENTS=2000 npx tsx bench/live-stream.ts
  */
 import { pino } from 'pino';
-import { signSessionToken } from '../server/auth/session';
+import { testSessionToken } from '../server/test-helpers';
 import { emitLiveEvent } from '../server/live/emit';
 import { startServer } from '../server/main';
 import { testConfig } from '../server/testing/app';
@@ -41,7 +41,7 @@ async function measure(streams: number): Promise<void> {
   });
   const running = await startServer(config, { seed: false, log: pino({ level: 'silent' }) });
   try {
-    const token = await signSessionToken(config, config.adminEmail, new Date());
+    const token = await testSessionToken(running.deps.db, config, new Date());
     const url = `${running.url}${config.apiPrefix}/events/stream`;
     const readers: SseReader[] = [];
     for (let i = 0; i < streams; i++) {

@@ -7,12 +7,19 @@
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
-import { createAuthRouter, requireAuth, type AuthEnv, type AuthRouterOptions } from './auth/routes';
+import {
+  createAuthRouter,
+  requireAuth,
+  trustedHops,
+  type AuthEnv,
+  type AuthRouterOptions,
+} from './auth/routes';
 import type { AppDeps } from './context';
 import { ApiError } from './errors';
 import { jsonBodyGuard, jsonBodyLimit } from './http/body';
 import { createLiveHub, type LiveHub } from './live/hub';
 import { createLiveStreamRouter } from './live/stream';
+import { sameOriginGuard } from './http/sameOrigin';
 import { requestLogger, writeDbLog } from './logging';
 import { featureRoutes } from './routes/registry';
 import { createHealthRouter } from './routes/health';
@@ -149,6 +156,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
   const { config } = deps;
   const app = new Hono();
 
+  const hstsMaxAge = config.hstsMaxAge ?? 0;
   app.use(
     '*',
     secureHeaders({
@@ -156,13 +164,15 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
       xFrameOptions: 'DENY',
       referrerPolicy: 'strict-origin-when-cross-origin',
       xContentTypeOptions: 'nosniff',
+      // HSTS_MAX_AGE (issue 10 item 8): off on loopback http, 180 days elsewhere by default.
+      strictTransportSecurity: hstsMaxAge > 0 ? `max-age=${hstsMaxAge}; includeSubDomains` : false,
     }),
   );
   app.use('*', requestLogger(deps.log));
 
   const api = new Hono<AuthEnv>();
-  api.use('*', jsonBodyLimit());
-  api.use('*', jsonBodyGuard());
+  // Cross-site unsafe requests are refused before anything else (issue 10 item 4).
+  api.use('*', sameOriginGuard(trustedHops(config)));
   api.route('/', createAuthRouter(deps, options.auth));
   api.route('/', createHealthRouter(deps));
   // The live stream authenticates itself (bearer or cookie, re-checked on every heartbeat).
@@ -176,7 +186,10 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
         ),
     }),
   );
+  // Authenticate BEFORE reading any body: an unauthenticated huge or malformed body gets 401.
   api.use('*', requireAuth(deps));
+  api.use('*', jsonBodyLimit());
+  api.use('*', jsonBodyGuard());
   api.use('*', async (c, next) => {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');

@@ -56,10 +56,19 @@ describe('loadConfig defaults', () => {
       statsCacheS: 15,
       outbox: { maxAttempts: 12, pollMs: 5000, waitMs: 2000 },
       expirationIntervalS: 300,
+      // Issue 10: loopback demo by default, with loopback-appropriate cookie and HSTS settings.
+      host: '127.0.0.1',
+      demoMode: true,
+      sessionIdleS: 1800,
+      cookieSecure: false,
+      hstsMaxAge: 0,
+      trustedProxyHops: 0,
+      loginAccountRateMax: 30,
+      loginHashConcurrency: 2,
     });
     expect(config.jwtSecret).toHaveLength(32);
-    // The demo password 'admin' is kept only as a scrypt hash.
-    expect(config.adminPasswordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    // The demo password 'admin' is kept only as a scrypt hash (N=2^17, r=8, p=1).
+    expect(config.adminPasswordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(config.adminPasswordHash).not.toContain('admin');
     expect(await verifyPassword('admin', config.adminPasswordHash)).toBe(true);
   });

@@ -3,10 +3,11 @@
  * documented default; an invalid value fails fast with a ConfigError naming the variable.
  * The admin password is hashed here (scrypt) and only the hash is kept.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHmac, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import path from 'node:path';
-import { hashPassword, parsePasswordHash } from './auth/password';
+import { hashPassword, isStrongPasswordHash, parsePasswordHash } from './auth/password';
 import type { DiscourseConfig, ServerConfig } from './context';
 import { DEFAULT_STATS_CACHE_S } from './stats/cache';
 
@@ -61,6 +62,34 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(name, `${name} must be true or false, got "${raw}"`);
+}
+
+/** The demo password of demo mode (no ADMIN_PASSWORD / ADMIN_PASSWORD_HASH set). */
+export const DEMO_PASSWORD = 'admin';
+/** Shortest ADMIN_PASSWORD accepted on a non-loopback HOST. */
+export const MIN_EXPOSED_PASSWORD_LENGTH = 12;
+/** Default HSTS max-age (s) outside loopback: 180 days. */
+export const DEFAULT_HSTS_MAX_AGE = 15_552_000;
+
+/** True for an interface only this machine can reach: 127.0.0.0/8, ::1, 'localhost'. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  return mapped?.[1] != null && mapped[1].startsWith('127.');
+}
+
+function hostSetting(env: Env): string {
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (isIP(bare) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(bare)) {
+    throw new ConfigError('HOST', `HOST must be an IP address or a host name, got "${host}"`);
+  }
+  return bare;
 }
 
 /**
@@ -147,7 +176,29 @@ function discourse(env: Env): DiscourseConfig | null {
   };
 }
 
-async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
+/**
+ * Creates DATA_DIR with mode 0700 (issue 10 item 8); an existing folder that group or others can
+ * read or enter is tightened to 0700, with a warning naming the old mode.
+ */
+export async function ensurePrivateDataDir(
+  dataDir: string,
+  warn: (message: string) => void,
+): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const info = await stat(dataDir);
+  if ((info.mode & 0o077) !== 0) {
+    await chmod(dataDir, 0o700);
+    warn(
+      `DATA_DIR ${dataDir} was open to group or others (mode ${(info.mode & 0o777).toString(8)}); tightened to 700`,
+    );
+  }
+}
+
+async function jwtSecret(
+  env: Env,
+  dataDir: string,
+  warn: (message: string) => void,
+): Promise<Uint8Array> {
   const given = env.JWT_SECRET;
   if (given != null && given !== '') {
     const bytes = new TextEncoder().encode(given);
@@ -158,12 +209,20 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
   }
   if (dataDir === 'memory') return new Uint8Array(randomBytes(32));
   const file = path.join(dataDir, JWT_SECRET_FILE);
-  await mkdir(dataDir, { recursive: true });
+  await ensurePrivateDataDir(dataDir, warn);
   try {
     // 'wx': create only if absent, so two processes starting together keep one secret.
     await writeFile(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const info = await stat(file);
+  if ((info.mode & 0o077) !== 0) {
+    // Fixed, not refused: the secret is ours (generated here); say so.
+    await chmod(file, 0o600);
+    warn(
+      `${file} was readable by group or others (mode ${(info.mode & 0o777).toString(8)}); tightened to 600`,
+    );
   }
   const stored = (await readFile(file, 'utf8')).trim();
   if (!/^[0-9a-f]{64}$/i.test(stored)) {
@@ -229,10 +288,22 @@ function randomClickbankKey(): string {
  * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
  * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
  * OUTBOX_MAX_ATTEMPTS 12, OUTBOX_POLL_MS 5000, OUTBOX_WAIT_MS 2000, EXPIRATION_INTERVAL_S 300 (0 = no
- * scheduled expiration). Rejects with ConfigError (naming the variable)
- * on any invalid value.
+ * scheduled expiration).
+ * Issue 10: HOST 127.0.0.1, SESSION_IDLE_S 1800,
+ * COOKIE_SECURE and HSTS_MAX_AGE (off on loopback, on / 15552000 elsewhere), TRUSTED_PROXY_HOPS 0
+ * (TRUST_PROXY=true → 1), LOGIN_ACCOUNT_RATE_MAX 3 × LOGIN_RATE_MAX, LOGIN_HASH_CONCURRENCY 2.
+ * Demo mode = neither ADMIN_PASSWORD nor ADMIN_PASSWORD_HASH set (password 'admin', SEED_CUSTOMERS
+ * default 3000; otherwise 0), allowed only on a loopback HOST. On a non-loopback HOST it rejects
+ * demo mode, the password 'admin' and passwords under 12 characters (ConfigError 'ADMIN_PASSWORD',
+ * saying what to set); it always rejects an ADMIN_PASSWORD_HASH weaker than scrypt N·r = 2^20.
+ * DATA_DIR is created 0700 (an open one is tightened, with a `warn`), the jwt-secret file kept
+ * 0600. When `env` is process.env, ADMIN_PASSWORD is deleted from it once hashed. Rejects with
+ * ConfigError (naming the variable) on any invalid value.
  */
-export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
+export async function loadConfig(
+  env: Env = process.env,
+  warn: (message: string) => void = (message) => console.warn(`Warning: ${message}`),
+): Promise<ServerConfig> {
   const port = integer(env, 'PORT', 8080, 0, 65_535);
   const dataDir = text(env, 'DATA_DIR') ?? './.data';
   const staticDir = text(env, 'STATIC_DIR') ?? 'dist';
@@ -244,8 +315,33 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
       `ADMIN_EMAIL must look like an email address, got "${adminEmail}"`,
     );
   }
+  const host = hostSetting(env);
+  const exposed = !isLoopbackHost(host);
   const givenHash = text(env, 'ADMIN_PASSWORD_HASH');
-  let adminPasswordHash: string;
+  const givenPassword = env.ADMIN_PASSWORD;
+  // Demo mode: no credentials configured → admin@example.com / 'admin' (unless ADMIN_EMAIL), demo data.
+  const demoMode = givenHash == null && givenPassword == null;
+  const fix =
+    'set ADMIN_PASSWORD to a password of at least 12 characters (or ADMIN_PASSWORD_HASH), or listen on loopback with HOST=127.0.0.1';
+  if (exposed && demoMode) {
+    throw new ConfigError(
+      'ADMIN_PASSWORD',
+      `HOST=${host} is reachable from other machines, and no password is set (demo mode, password "admin"): ${fix}`,
+    );
+  }
+  if (givenHash == null && givenPassword != null) {
+    if (givenPassword === '')
+      throw new ConfigError('ADMIN_PASSWORD', 'ADMIN_PASSWORD must not be empty');
+    if (
+      exposed &&
+      (givenPassword === DEMO_PASSWORD || givenPassword.length < MIN_EXPOSED_PASSWORD_LENGTH)
+    ) {
+      throw new ConfigError(
+        'ADMIN_PASSWORD',
+        `HOST=${host} is reachable from other machines, and ADMIN_PASSWORD is ${givenPassword === DEMO_PASSWORD ? 'the demo password' : `shorter than ${MIN_EXPOSED_PASSWORD_LENGTH} characters`}: ${fix}`,
+      );
+    }
+  }
   if (givenHash != null) {
     if (!parsePasswordHash(givenHash)) {
       throw new ConfigError(
@@ -253,14 +349,13 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
         "ADMIN_PASSWORD_HASH must be 'scrypt$N$r$p$saltBase64$hashBase64' (see server/auth/password.ts)",
       );
     }
-    adminPasswordHash = givenHash;
-  } else {
-    const password = env.ADMIN_PASSWORD ?? 'admin';
-    if (password === '')
-      throw new ConfigError('ADMIN_PASSWORD', 'ADMIN_PASSWORD must not be empty');
-    adminPasswordHash = await hashPassword(password);
+    if (!isStrongPasswordHash(givenHash)) {
+      throw new ConfigError(
+        'ADMIN_PASSWORD_HASH',
+        'ADMIN_PASSWORD_HASH is too weak: it needs scrypt N·r ≥ 2^20 (e.g. N=131072, r=8), a salt of at least 16 bytes and a key of at least 32 bytes; hash the password again with server/auth/password.ts hashPassword, or set ADMIN_PASSWORD instead',
+      );
+    }
   }
-
   const reportingCurrency = (text(env, 'REPORTING_CURRENCY') ?? 'USD').toUpperCase();
   if (!/^[A-Z]{3}$/.test(reportingCurrency)) {
     throw new ConfigError(
@@ -277,18 +372,25 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
   }
   const fxRates = parseFxRates(fxRaw ?? DEFAULT_FX_RATES, reportingCurrency);
 
-  return {
+  const jwtSecretBytes = await jwtSecret(env, dataDir, warn);
+  const config: ServerConfig = {
     port,
     dataDir,
     apiPrefix: apiPrefix(env),
     staticDir,
     adminEmail,
-    adminPasswordHash,
-    jwtSecret: await jwtSecret(env, dataDir),
+    adminPasswordHash: '', // set below, once everything else is valid (scrypt is slow)
+    jwtSecret: jwtSecretBytes,
     sessionTtlS: integer(env, 'SESSION_TTL_S', 12 * 3600, 60, 30 * 24 * 3600),
+    sessionIdleS: integer(env, 'SESSION_IDLE_S', 1800, 60, 30 * 24 * 3600),
+    host,
+    demoMode,
+    cookieSecure: boolean(env, 'COOKIE_SECURE', exposed),
+    hstsMaxAge: integer(env, 'HSTS_MAX_AGE', exposed ? DEFAULT_HSTS_MAX_AGE : 0, 0, 63_072_000),
     reportingCurrency,
     fxRates,
-    seedCustomers: integer(env, 'SEED_CUSTOMERS', 3000, 0, 2_000_000),
+    // Demo data only in demo mode, unless SEED_CUSTOMERS asks for it explicitly (issue 10 item 1).
+    seedCustomers: integer(env, 'SEED_CUSTOMERS', demoMode ? 3000 : 0, 0, 2_000_000),
     seedValue: integer(env, 'SEED', 42, 0, 2 ** 32 - 1),
     discourse: discourse(env),
     lemonSqueezyApiKey: text(env, 'LEMONSQUEEZY_API_KEY'),
@@ -299,6 +401,22 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
       windowS: integer(env, 'LOGIN_RATE_WINDOW_S', 900, 1, 86_400),
     },
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    // TRUST_PROXY=true is kept as "one proxy hop"; TRUSTED_PROXY_HOPS wins when set.
+    trustedProxyHops: integer(
+      env,
+      'TRUSTED_PROXY_HOPS',
+      boolean(env, 'TRUST_PROXY', false) ? 1 : 0,
+      0,
+      10,
+    ),
+    loginAccountRateMax: integer(
+      env,
+      'LOGIN_ACCOUNT_RATE_MAX',
+      3 * integer(env, 'LOGIN_RATE_MAX', 10, 1, 10_000),
+      1,
+      100_000,
+    ),
+    loginHashConcurrency: integer(env, 'LOGIN_HASH_CONCURRENCY', 2, 1, 64),
     logLevel: logLevel(env),
     siteUrl: httpUrl(env, 'SITE_URL'),
     forumUrl: httpUrl(env, 'FORUM_URL'),
@@ -338,6 +456,21 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     },
     expirationIntervalS: integer(env, 'EXPIRATION_INTERVAL_S', 300, 0, 7 * 86_400),
   };
+  if (givenHash != null) {
+    config.adminPasswordHash = givenHash;
+  } else {
+    // The salt is derived from the JWT secret, so a restart with the same password yields the
+    // same hash and the sessions survive it; another password (or secret) ends them all.
+    const salt = createHmac('sha256', jwtSecretBytes)
+      .update('mg-admin-password-salt')
+      .digest()
+      .subarray(0, 16);
+    config.adminPasswordHash = await hashPassword(givenPassword ?? DEMO_PASSWORD, { salt });
+    // Only the hash is kept (issue 10 item 8).
+    if (env === process.env) delete process.env.ADMIN_PASSWORD;
+  }
+
+  return config;
 }
 
 /** An http(s) base URL from `name` (default `fallback`), without trailing slashes; ConfigError otherwise. */

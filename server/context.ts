@@ -48,7 +48,7 @@ export interface ServerConfig {
   clickbankClerkKey: string | null;
   /** Failed sign-ins allowed per client address within the window (default 10 per 900 s). */
   loginRateLimit?: { maxAttempts: number; windowS: number };
-  /** Trust the first X-Forwarded-For address as the client (behind a reverse proxy); default false. */
+  /** TRUST_PROXY (legacy): true = one trusted proxy hop (see trustedProxyHops, which wins when set); default false. */
   trustProxy?: boolean;
   /** pino level for the process logger (default 'info'). */
   logLevel?: string;
@@ -80,6 +80,32 @@ export interface ServerConfig {
   clickbankGeneratedSecretKey?: string;
   /** Time-out of each maintenance ping in ms (default 10 000; not an environment variable, tests shorten it). */
   pingTimeoutMs?: number;
+  /**
+   * Interface to listen on (HOST, default '127.0.0.1'). On a non-loopback address the server
+   * refuses to start in demo mode or with a weak password (issue 10 item 1).
+   */
+  host?: string;
+  /**
+   * Demo mode (neither ADMIN_PASSWORD nor ADMIN_PASSWORD_HASH set): demo credentials
+   * admin@example.com / 'admin', demo data seeded into an empty database, loopback only, and the
+   * demo email published to the login form through /admin/config.js. Absent = false.
+   */
+  demoMode?: boolean;
+  /** Idle time-out of a session in seconds (SESSION_IDLE_S, default 1800), on top of sessionTtlS. */
+  sessionIdleS?: number;
+  /** `Secure` on the session cookie (COOKIE_SECURE; default on outside loopback). Absent = only for https request URLs. */
+  cookieSecure?: boolean;
+  /** Strict-Transport-Security max-age in seconds (HSTS_MAX_AGE; default 0 = no header on loopback, 15552000 otherwise). Absent = 0. */
+  hstsMaxAge?: number;
+  /**
+   * Reverse proxies in front of the server that append to X-Forwarded-For (TRUSTED_PROXY_HOPS,
+   * default 0 = the socket address is the client; TRUST_PROXY=true means 1). Wins over trustProxy.
+   */
+  trustedProxyHops?: number;
+  /** Failed sign-ins allowed per account (email) within the login window (LOGIN_ACCOUNT_RATE_MAX, default 3 × LOGIN_RATE_MAX). */
+  loginAccountRateMax?: number;
+  /** Password checks (scrypt) run at once at most (LOGIN_HASH_CONCURRENCY, default 2); more wait briefly, then 429. */
+  loginHashConcurrency?: number;
   /** Log rows older than this many days are deleted (LOG_RETENTION_DAYS, default 30). */
   logRetentionDays?: number;
   /** At most this many log rows are kept, the oldest deleted first (LOG_MAX_ROWS, default 1 000 000). */

@@ -35,7 +35,7 @@ describe('startServer', () => {
     expect(n.rows[0]?.n).toBe(30);
   });
 
-  it('serves the console and the API over real HTTP, with the session cookie working', async () => {
+  it('serves the console and the API over real HTTP, with the bearer token (the cookie alone only opens the event stream)', async () => {
     const base = `http://127.0.0.1:${server.port}`;
     const page = await fetch(`${base}/admin/users`);
     expect(page.status).toBe(200);
@@ -47,7 +47,11 @@ describe('startServer', () => {
     });
     expect(login.status).toBe(200);
     const cookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
-    const stats = await fetch(`${base}/api/admin/stats`, { headers: { cookie } });
+    const { token } = (await login.json()) as { token: string };
+    expect((await fetch(`${base}/api/admin/stats`, { headers: { cookie } })).status).toBe(401);
+    const stats = await fetch(`${base}/api/admin/stats`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(stats.status).toBe(200);
     expect(await stats.json()).toMatchObject({ currency: 'USD', totalSubscribers: 30 });
   });

@@ -11,7 +11,7 @@ import type { Db } from './db/types';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, ensurePrivateDataDir, isLoopbackHost, loadConfig } from './config';
 import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
 import { createLiveHub } from './live/hub';
@@ -35,7 +35,7 @@ export interface StartOptions {
   now?: () => Date;
   /** Seed when the customers table is empty (default true; uses config.seedCustomers and seedValue). */
   seed?: boolean;
-  /** Interface to listen on (default: all). */
+  /** Interface to listen on (default config.host, else 127.0.0.1). */
   hostname?: string;
 }
 
@@ -67,18 +67,45 @@ export async function seedIfEmpty(
   );
 }
 
+/** Thrown by startServer, before anything is opened or listened on, for an unsafe exposure. */
+export class UnsafeExposureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafeExposureError';
+  }
+}
+
 /**
- * Starts the server for `config` (brief item 7): opens the database at config.dataDir, seeds when
- * empty, listens on config.port (0 = any free port) and resolves once listening. Rejects when the
- * database cannot be opened or the port is taken.
+ * Refuses demo mode on a non-loopback interface (issue 10 item 1). loadConfig already refuses
+ * weak passwords there; this guards callers that build a ServerConfig themselves.
+ */
+export function assertSafeExposure(config: ServerConfig, host: string): void {
+  if (!isLoopbackHost(host) && config.demoMode) {
+    throw new UnsafeExposureError(
+      `Refusing to listen on ${host} in demo mode (password "admin"): set ADMIN_PASSWORD to a password of at least 12 characters (or ADMIN_PASSWORD_HASH), or use HOST=127.0.0.1`,
+    );
+  }
+}
+
+/**
+ * Starts the server for `config` (brief item 7): refuses an unsafe exposure (assertSafeExposure)
+ * before opening anything, opens the database at config.dataDir, seeds when empty, listens on
+ * options.hostname ?? config.host ?? '127.0.0.1' at config.port (0 = any free port) and resolves
+ * once listening. Rejects when the database cannot be opened or the port is taken.
  */
 export async function startServer(
   config: ServerConfig,
   options: StartOptions = {},
 ): Promise<RunningServer> {
+  const hostname = options.hostname ?? config.host ?? '127.0.0.1';
+  assertSafeExposure(config, hostname);
   const log = options.log ?? createLogger(config.logLevel);
   const now = options.now ?? (() => new Date());
   const started = performance.now();
+  // DATA_DIR private (0700) even when JWT_SECRET is given and loadConfig did not touch it.
+  if (config.dataDir !== 'memory') {
+    await ensurePrivateDataDir(config.dataDir, (message) => log.warn(message));
+  }
   const db = await openDatabase(config.dataDir);
   log.info(
     { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
@@ -102,9 +129,7 @@ export async function startServer(
   const liveRetention = startLiveEventRetention(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: options.hostname }, () =>
-      resolve(s),
-    );
+    const s = serve({ fetch: app.fetch, port: config.port, hostname }, () => resolve(s));
     s.once('error', reject);
   });
   server.on('error', (err) => log.error({ err }, 'http server error'));
@@ -134,7 +159,12 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: `http://localhost:${port}`, port, deps, close };
+  const shownHost = isLoopbackHost(hostname)
+    ? 'localhost'
+    : hostname.includes(':')
+      ? `[${hostname}]`
+      : hostname;
+  return { url: `http://${shownHost}:${port}`, port, deps, close };
 }
 
 /** Reads `--seed-customers N`, `--seed N` and `--port N` into environment overrides (validated by loadConfig). */
@@ -165,6 +195,8 @@ async function main(): Promise<void> {
   let config: ServerConfig;
   try {
     config = await loadConfig({ ...process.env, ...argvOverrides(process.argv.slice(2)) });
+    // Only the scrypt hash is kept (issue 10 item 8).
+    delete process.env.ADMIN_PASSWORD;
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`Configuration error: ${err.message}`);
@@ -173,8 +205,21 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  const running = await startServer(config, { log });
-  console.log(`Admin console: ${running.url}/admin/  (sign in as ${config.adminEmail})`);
+  let running: RunningServer;
+  try {
+    running = await startServer(config, { log });
+  } catch (err) {
+    if (err instanceof UnsafeExposureError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  console.log(
+    config.demoMode
+      ? `Admin console (demo mode): ${running.url}/admin/  (sign in as ${config.adminEmail} / admin)`
+      : `Admin console: ${running.url}/admin/`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

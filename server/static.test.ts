@@ -166,7 +166,7 @@ describe('console under /admin', () => {
 
 describe('GET /admin/config.js', () => {
   it('answers the run-time config script, overriding any built config.js', async () => {
-    const res = await (await app()).request('/admin/config.js');
+    const res = await (await app({ demoMode: true })).request('/admin/config.js');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -175,24 +175,33 @@ describe('GET /admin/config.js', () => {
     );
   });
 
-  it('carries the configured prefix and admin email', async () => {
+  it('carries the configured prefix and admin email (the email in demo mode only)', async () => {
     const res = await (
-      await app({ apiPrefix: '/backend/v2', adminEmail: 'ops@example.org' })
+      await app({ apiPrefix: '/backend/v2', adminEmail: 'ops@example.org', demoMode: true })
     ).request('/admin/config.js');
     expect(await res.text()).toBe(
       'window.__MG_CONFIG__ = {"apiPrefix": "/backend/v2", "defaultAdminEmail": "ops@example.org"};\n',
     );
+    // Issue 10: outside demo mode the public script never names the admin.
+    const real = await (
+      await app({ apiPrefix: '/backend/v2', adminEmail: 'ops@example.org', demoMode: false })
+    ).request('/admin/config.js');
+    expect(await real.text()).toBe('window.__MG_CONFIG__ = {"apiPrefix": "/backend/v2"};\n');
   });
 
   it('carries the product links (SITE_URL, FORUM_URL) when set, and leaves them out when not', async () => {
     const both = await (
-      await app({ siteUrl: 'https://mg.example.org/', forumUrl: 'https://forum.mg.example.org' })
+      await app({
+        siteUrl: 'https://mg.example.org/',
+        forumUrl: 'https://forum.mg.example.org',
+        demoMode: true,
+      })
     ).request('/admin/config.js');
     expect(await both.text()).toBe(
       'window.__MG_CONFIG__ = {"apiPrefix": "/api/admin", "defaultAdminEmail": "admin@example.com", "siteUrl": "https://mg.example.org/", "forumUrl": "https://forum.mg.example.org"};\n',
     );
     const forumOnly = await (
-      await app({ forumUrl: 'https://forum.mg.example.org' })
+      await app({ forumUrl: 'https://forum.mg.example.org', demoMode: true })
     ).request('/admin/config.js');
     expect(await forumOnly.text()).toBe(
       'window.__MG_CONFIG__ = {"apiPrefix": "/api/admin", "defaultAdminEmail": "admin@example.com", "forumUrl": "https://forum.mg.example.org"};\n',
@@ -203,6 +212,7 @@ describe('GET /admin/config.js', () => {
     const text = consoleConfigScript({
       apiPrefix: '/api/admin',
       adminEmail: 'a"</script><script>alert(1)//@example.com',
+      demoMode: true,
     });
     expect(text).not.toContain('</script>');
     expect(text).toContain('\\"');

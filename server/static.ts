@@ -48,16 +48,18 @@ const MIME: Record<string, string> = {
  * The body of GET /admin/config.js (CONTRACT.md run-time config):
  * `window.__MG_CONFIG__ = {"apiPrefix": …, "defaultAdminEmail": …, "siteUrl": …, "forumUrl": …};`
  * where siteUrl / forumUrl (SITE_URL, FORUM_URL: the header's Website and Forum links) appear
- * only when configured.
+ * only when configured, and defaultAdminEmail (the login form's pre-filled email, §2 Login) only
+ * in demo mode: the script is public, and a real admin email is not published to anyone
+ * (issue 10 item 1; the console then pre-fills its own default).
  */
 export function consoleConfigScript(
-  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl'>,
+  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'>,
 ): string {
   // JSON string literals, with '<' escaped so the text can never close a script element.
   const js = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c');
   const fields: [string, string | null | undefined][] = [
     ['apiPrefix', config.apiPrefix],
-    ['defaultAdminEmail', config.adminEmail],
+    ['defaultAdminEmail', config.demoMode ? config.adminEmail : null],
     ['siteUrl', config.siteUrl],
     ['forumUrl', config.forumUrl],
   ];
@@ -121,7 +123,10 @@ function send(c: Context, hit: FileHit, file: string, cacheControl: string): Res
  * asking to run `npm run build` when index.html is missing. Paths never escape `staticDir`.
  */
 export function createConsoleRouter(
-  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'staticDir'>,
+  config: Pick<
+    ServerConfig,
+    'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'staticDir' | 'demoMode'
+  >,
 ): Hono {
   const root = path.resolve(config.staticDir);
   let realRoot: string | null = null;

@@ -5,6 +5,7 @@
 import type { Db } from './db/types';
 import { pino } from 'pino';
 import { hashPassword } from './auth/password';
+import { createSession } from './auth/session';
 import type { AppDeps, ServerConfig } from './context';
 
 /** Password of the admin in makeTestConfig. */
@@ -20,7 +21,8 @@ export async function makeTestConfig(overrides: Partial<ServerConfig> = {}): Pro
     apiPrefix: '/api/admin',
     staticDir: 'dist',
     adminEmail: TEST_ADMIN_EMAIL,
-    adminPasswordHash: await hashPassword(TEST_ADMIN_PASSWORD),
+    // A low scrypt cost keeps tests fast; production hashes use N=2^17 (server/auth/password.ts).
+    adminPasswordHash: await hashPassword(TEST_ADMIN_PASSWORD, { N: 2 ** 12 }),
     jwtSecret: new TextEncoder().encode('test-secret-test-secret-test-secret-0123'),
     sessionTtlS: 3600,
     reportingCurrency: 'USD',
@@ -36,6 +38,19 @@ export async function makeTestConfig(overrides: Partial<ServerConfig> = {}): Pro
     logLevel: 'silent',
     ...overrides,
   };
+}
+
+/**
+ * A signed session token for `email` at `now` with its server-side session row (what a
+ * successful sign-in creates), for tests that call protected routes without signing in.
+ */
+export async function testSessionToken(
+  db: Db,
+  config: ServerConfig,
+  now: Date,
+  email = config.adminEmail,
+): Promise<string> {
+  return (await createSession(db, config, email, now)).token;
 }
 
 /** AppDeps over `db` with a silent logger and a clock that answers `clock.now` (mutable by the test). */

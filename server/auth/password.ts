@@ -1,11 +1,17 @@
 /**
  * Admin password hashing with node:crypto scrypt. Format: 'scrypt$N$r$p$saltB64$hashB64'
- * (ServerConfig.adminPasswordHash). Verification is constant-time.
+ * (ServerConfig.adminPasswordHash). Verification is constant-time. Default cost N=2^17, r=8, p=1
+ * (128 MiB, OWASP's scrypt minimum; issue 10 item 3); a supplied ADMIN_PASSWORD_HASH below that
+ * cost is refused at start-up (isStrongPasswordHash).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const KEY_LENGTH = 32;
-const DEFAULT_PARAMS = { N: 16384, r: 8, p: 1 } as const;
+/** Default scrypt cost: N=2^17, r=8, p=1 → 128 MiB of working memory per check. */
+export const DEFAULT_SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+const DEFAULT_PARAMS = DEFAULT_SCRYPT_PARAMS;
+/** Minimum accepted cost of a supplied hash: 128·N·r ≥ 128 MiB, salt ≥ 16 bytes, key ≥ 32 bytes. */
+export const MIN_SCRYPT_MEMORY = 128 * 2 ** 17 * 8;
 /** Upper bound on scrypt working memory (bytes) a stored hash may demand. */
 const MAX_SCRYPT_MEMORY = 256 * 1024 * 1024;
 const HASH_PATTERN =
@@ -40,11 +46,42 @@ export function parsePasswordHash(
   return { N, r, p, salt, hash };
 }
 
-/** Hashes a password with scrypt (N=16384, r=8, p=1, 16-byte random salt) → 'scrypt$N$r$p$salt$hash' (CONTRACT.md auth; brief: keep only the hash). */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const { N, r, p } = DEFAULT_PARAMS;
-  const key = await scryptAsync(password, salt, KEY_LENGTH, { N, r, p, maxmem: 64 * 1024 * 1024 });
+/** Whether a parsed or stored hash meets the minimum cost (MIN_SCRYPT_MEMORY, 16-byte salt, 32-byte key). */
+export function isStrongPasswordHash(stored: string): boolean {
+  const parsed = parsePasswordHash(stored);
+  if (!parsed) return false;
+  return (
+    128 * parsed.N * parsed.r >= MIN_SCRYPT_MEMORY &&
+    parsed.salt.length >= 16 &&
+    parsed.hash.length >= 32
+  );
+}
+
+/** Options of hashPassword: the cost (default DEFAULT_SCRYPT_PARAMS) and a fixed 16-byte salt (default random). */
+export interface HashOptions {
+  N?: number;
+  r?: number;
+  p?: number;
+  salt?: Buffer;
+}
+
+/**
+ * Hashes a password with scrypt (default N=2^17, r=8, p=1 and a 16-byte random salt) →
+ * 'scrypt$N$r$p$salt$hash' (CONTRACT.md auth; keep only the hash). Tests pass a lower N to stay
+ * fast; server/config.ts passes a salt derived from the JWT secret so that a restart with the
+ * same password keeps the same hash (and so the sessions: server/auth/session.ts).
+ */
+export async function hashPassword(password: string, options: HashOptions = {}): Promise<string> {
+  const salt = options.salt ?? randomBytes(16);
+  const N = options.N ?? DEFAULT_PARAMS.N;
+  const r = options.r ?? DEFAULT_PARAMS.r;
+  const p = options.p ?? DEFAULT_PARAMS.p;
+  const key = await scryptAsync(password, salt, KEY_LENGTH, {
+    N,
+    r,
+    p,
+    maxmem: 128 * N * r * 2 + 1024 * 1024,
+  });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
@@ -57,7 +94,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (!parsed) {
     await scryptAsync(password, Buffer.alloc(16), KEY_LENGTH, {
       ...DEFAULT_PARAMS,
-      maxmem: 64 * 1024 * 1024,
+      maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024,
     });
     return false;
   }

@@ -1,23 +1,32 @@
 /**
  * Sign-in, sign-out, who-am-I and the authentication middleware (specification §7 auth calls,
- * §8 login codes; CONTRACT.md "Authentication"; docs/api.md "Auth").
+ * §8 login codes; CONTRACT.md "Authentication"; docs/api.md "Auth"; issue 10 items 2–4).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
-import { parseJsonBody } from '../http/body';
+import { jsonBodyGuard, parseJsonBody } from '../http/body';
 import { writeDbLog } from '../logging';
-import { createSlidingWindowLimiter, type SlidingWindowLimiter } from './rateLimit';
 import { verifyPassword } from './password';
 import {
+  createSemaphore,
+  createSlidingWindowLimiter,
+  type Reservation,
+  type Semaphore,
+  type SlidingWindowLimiter,
+} from './rateLimit';
+import {
+  authenticateToken,
   clearSessionCookie,
+  createSession,
+  pruneSessions,
   readSessionToken,
+  revokeSession,
   setSessionCookie,
-  signSessionToken,
-  verifySessionToken,
   type AdminSession,
 } from './session';
 
@@ -45,19 +54,33 @@ function unauthorized(code: 'NO_TOKEN' | 'INVALID_JWT'): ApiError {
 }
 
 /**
- * The client address used for rate limiting: the socket's remote address, or the first
- * X-Forwarded-For entry when `trustProxy` is on; 'unknown' when neither exists (in-process tests).
+ * The client address used for rate limiting and logs (issue 10 item 3). With `trustedHops` = 0
+ * (default) it is the socket's remote address and X-Forwarded-For is ignored. With n > 0 reverse
+ * proxies in front, each appending the address it saw to X-Forwarded-For, it is the n-th entry
+ * from the RIGHT (the one the outermost trusted proxy wrote); entries further left are
+ * client-controlled and never used. When the header has fewer entries, the leftmost one is used.
+ * 'unknown' when there is no socket (in-process tests without an env).
  */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+export function clientAddress(c: Context, trustedHops: number): string {
+  let socket = 'unknown';
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    socket = getConnInfo(c).remote.address ?? 'unknown';
   } catch {
-    return 'unknown';
+    // in-process request without a socket
   }
+  if (trustedHops <= 0) return socket;
+  const entries = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  if (entries.length === 0) return socket;
+  const pick = entries[Math.max(0, entries.length - trustedHops)] ?? socket;
+  return pick.slice(0, 100);
+}
+
+/** The configured number of trusted proxy hops (TRUSTED_PROXY_HOPS; TRUST_PROXY=true counts as 1). */
+export function trustedHops(config: AppDeps['config']): number {
+  return config.trustedProxyHops ?? (config.trustProxy ? 1 : 0);
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -67,23 +90,37 @@ export function constantTimeEquals(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
+/** Path, relative to the API prefix, of the live event stream: the only route the cookie authenticates. */
+export const EVENT_STREAM_PATH = '/events/stream';
+
 /**
- * Verifies the request's Bearer token or session cookie at `deps.now()`; returns the session or
- * throws the 401 ApiError with code NO_TOKEN ('Please sign in.') or INVALID_JWT ('Your session
- * has expired. Please sign in again.') (§8).
+ * Verifies the request's session at `deps.now()` with every check of authenticateToken; returns
+ * the session or throws the 401 ApiError with code NO_TOKEN ('Please sign in.') or INVALID_JWT
+ * ('Your session has expired. Please sign in again.') (§8). Only the Bearer header counts, unless
+ * `allowCookie` (the event stream and logout: issue 10 item 4, CSRF).
  */
-export async function authenticate(c: Context, deps: AppDeps): Promise<AdminSession> {
-  const token = readSessionToken(c);
+export async function authenticate(
+  c: Context,
+  deps: AppDeps,
+  allowCookie = false,
+): Promise<AdminSession> {
+  const token = readSessionToken(c, allowCookie);
   if (!token) throw unauthorized('NO_TOKEN');
-  const session = await verifySessionToken(deps.config, token, deps.now());
+  const session = await authenticateToken(deps, token);
   if (!session) throw unauthorized('INVALID_JWT');
   return session;
 }
 
-/** Middleware guarding every API route after it: sets `c.var.admin` or answers the §8 401 (CONTRACT.md). */
+/**
+ * Middleware guarding every API route after it: sets `c.var.admin` or answers the §8 401
+ * (CONTRACT.md). The session cookie counts only for GET {prefix}/events/stream; every other
+ * route needs `Authorization: Bearer`.
+ */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AuthEnv> {
+  const streamPath = `${deps.config.apiPrefix}${EVENT_STREAM_PATH}`;
   return async (c, next) => {
-    c.set('admin', await authenticate(c, deps));
+    const allowCookie = c.req.method === 'GET' && c.req.path === streamPath;
+    c.set('admin', await authenticate(c, deps, allowCookie));
     await next();
   };
 }
@@ -110,18 +147,26 @@ export interface OncePerWindow {
   size(): number;
 }
 
-/** At most one claim per key per `windowMs` (the rate-limit log rows); forgets keys after a window; bounded at 10 000 keys. */
+/**
+ * At most one claim per key per `windowMs` (the rate-limit log rows); at most `maxKeys` keys.
+ * Keys sit in claim order, so the first is the oldest claim: when full, it is dropped if its window
+ * has passed, else the new key is refused (no row: refused attempts can never flood the logs
+ * table, whatever the number of addresses). O(1) per claim, never a scan.
+ */
 export function createOncePerWindow(windowMs: number, maxKeys = 10_000): OncePerWindow {
   const last = new Map<string, number>();
   return {
     claim(key, nowMs) {
       const at = last.get(key);
       if (at !== undefined && nowMs - at < windowMs) return false;
-      if (last.size >= maxKeys) {
-        for (const [k, t] of last) if (nowMs - t >= windowMs) last.delete(k);
-        // Still full: refuse rather than grow (the limiter itself keeps answering 429).
-        if (last.size >= maxKeys) return false;
+      if (at === undefined && last.size >= maxKeys) {
+        const [oldestKey, oldestAt] = last.entries().next().value ?? [];
+        if (oldestKey === undefined || oldestAt === undefined || nowMs - oldestAt < windowMs) {
+          return false;
+        }
+        last.delete(oldestKey);
       }
+      last.delete(key);
       last.set(key, nowMs);
       return true;
     },
@@ -129,57 +174,106 @@ export function createOncePerWindow(windowMs: number, maxKeys = 10_000): OncePer
   };
 }
 
-/** Options for the auth router; tests inject a limiter. */
+/** Largest accepted sign-in body in bytes (larger → 413 JSON). */
+export const MAX_LOGIN_BODY_BYTES = 4096;
+/** How long a sign-in waits for a free password-check slot before answering 429 (ms). */
+export const HASH_WAIT_MS = 5_000;
+
+/** Options for the auth router; tests inject limiters. */
 export interface AuthRouterOptions {
+  /** Per client address (default LOGIN_RATE_MAX per LOGIN_RATE_WINDOW_S). */
   limiter?: SlidingWindowLimiter;
+  /** Per account, keyed by the typed email (default loginAccountRateMax per window). */
+  accountLimiter?: SlidingWindowLimiter;
+  /** Concurrent password checks (default loginHashConcurrency, 2). */
+  hashSlots?: Semaphore;
+}
+
+function rateLimited(c: Context, retryAfterS: number): Response {
+  c.header('Retry-After', String(retryAfterS));
+  return c.json(
+    {
+      error: 'rate_limited',
+      ok: false,
+      code: 'RATE_LIMITED',
+      message: `Too many sign-in attempts. Try again in ${retryAfterS} seconds.`,
+      retry_after_s: retryAfterS,
+    },
+    429,
+  );
 }
 
 /**
- * Public auth routes (relative to the API prefix): POST /auth/login `{email, password}` → 200
- * `{ok:true, code:'OK', message:'Signed in', token}` + session cookie; 401 INCORRECT_USER /
- * INCORRECT_PASSWORD; 503 DB_UNAVAILABLE / EMPTY_DATABASE; 429 RATE_LIMITED with Retry-After (s)
- * after too many failures per client address; POST /auth/logout and POST /logout → 200 `{ok:true}`
- * clearing the cookie; GET /auth/whoami → `{ok:true, user:{email}}` or the §8 401 (docs/api.md).
+ * Public auth routes (relative to the API prefix): POST /auth/login `{email, password}` (≤ 4 KiB,
+ * else 413) → 200 `{ok:true, code:'OK', message:'Signed in', token}` + session cookie and a new
+ * server-side session; 401 INCORRECT_USER / INCORRECT_PASSWORD; 503 DB_UNAVAILABLE /
+ * EMPTY_DATABASE; 429 RATE_LIMITED with Retry-After (s) when the client address or the account has
+ * too many failures in the window, or when the password checks are saturated; POST /auth/logout
+ * and POST /logout → 200 `{ok:true}`, revoking the session of the Bearer token or cookie and
+ * clearing the cookie; GET /auth/whoami (Bearer) → `{ok:true, user:{email}}` or the §8 401.
  */
 export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {}): Hono {
   const { config } = deps;
   const limits = config.loginRateLimit ?? { maxAttempts: 10, windowS: 900 };
   const limiter =
     options.limiter ?? createSlidingWindowLimiter(limits.maxAttempts, limits.windowS * 1000);
+  const accountLimiter =
+    options.accountLimiter ??
+    createSlidingWindowLimiter(
+      config.loginAccountRateMax ?? limits.maxAttempts * 3,
+      limits.windowS * 1000,
+    );
+  const hashSlots = options.hashSlots ?? createSemaphore(config.loginHashConcurrency ?? 2);
   const rateLimitLogged = createOncePerWindow(limits.windowS * 1000);
+  const hops = trustedHops(config);
   const router = new Hono();
 
-  router.post('/auth/login', async (c) => {
-    const ip = clientAddress(c, config.trustProxy ?? false);
-    const nowMs = deps.now().getTime();
-    const decision = limiter.check(ip, nowMs);
-    if (!decision.allowed) {
-      // One row per client address per window: refused attempts cannot flood the logs table.
-      if (rateLimitLogged.claim(ip, nowMs)) {
-        deps.log.warn({ ip }, 'sign-in rate limit hit');
-        writeDbLog(deps, 'warn', 'Sign-in rate limit hit', {
-          ip,
-          retry_after_s: decision.retryAfterS,
-        });
-      }
-      c.header('Retry-After', String(decision.retryAfterS));
-      return c.json(
-        {
-          error: 'rate_limited',
-          ok: false,
-          code: 'RATE_LIMITED',
-          message: `Too many sign-in attempts. Try again in ${decision.retryAfterS} seconds.`,
-          retry_after_s: decision.retryAfterS,
-        },
-        429,
+  // Only POST /auth/login gets these (a second bodyLimit over an already-read body would fail).
+  const loginBodyLimit = bodyLimit({
+    maxSize: MAX_LOGIN_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(
+        413,
+        'payload_too_large',
+        `Request body exceeds ${MAX_LOGIN_BODY_BYTES} bytes`,
       );
-    }
+    },
+  });
 
+  router.post('/auth/login', loginBodyLimit, jsonBodyGuard(), async (c) => {
+    const ip = clientAddress(c, hops);
     const body = await parseJsonBody(c, loginBody);
     const email = body.email.trim().toLowerCase();
 
+    // Reserve BEFORE any await that precedes the password check: check + record are one
+    // synchronous step, so a parallel burst cannot pass the check before any attempt is counted.
+    const nowMs = deps.now().getTime();
+    const reservations: Reservation[] = [];
+    const releaseAll = () => reservations.forEach((r) => r.release());
+    for (const [lim, key] of [
+      [limiter, `ip:${ip}`],
+      [accountLimiter, `acct:${email.slice(0, 320)}`],
+    ] as const) {
+      const got = lim.reserve(key, nowMs);
+      if (!got.allowed) {
+        releaseAll();
+        // One row per client address per window: refused attempts cannot flood the logs table.
+        if (rateLimitLogged.claim(ip, nowMs)) {
+          deps.log.warn({ ip }, 'sign-in rate limit hit');
+          writeDbLog(deps, 'warn', 'Sign-in rate limit hit', {
+            ip,
+            retry_after_s: got.retryAfterS,
+            scope: key.startsWith('ip:') ? 'client' : 'account',
+          });
+        }
+        return rateLimited(c, got.retryAfterS);
+      }
+      reservations.push(got.reservation);
+    }
+
     const state = await databaseState(deps);
     if (state !== 'ok') {
+      releaseAll();
       const code = state === 'down' ? 'DB_UNAVAILABLE' : 'EMPTY_DATABASE';
       deps.log.error({ code }, 'sign-in refused: database not usable');
       return c.json(
@@ -195,9 +289,20 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
 
     // Both checks always run, so the answer time does not tell which one failed.
     const emailMatches = constantTimeEquals(email, config.adminEmail);
-    const passwordMatches = await verifyPassword(body.password, config.adminPasswordHash);
+    const slot = await hashSlots.acquire(HASH_WAIT_MS);
+    if (!slot) {
+      // Saturated: this attempt was not verified, so it does not count either.
+      releaseAll();
+      deps.log.warn({ ip }, 'sign-in refused: password checks saturated');
+      return rateLimited(c, 2);
+    }
+    let passwordMatches: boolean;
+    try {
+      passwordMatches = await verifyPassword(body.password, config.adminPasswordHash);
+    } finally {
+      slot();
+    }
     if (!emailMatches || !passwordMatches) {
-      limiter.record(ip, nowMs);
       const code = !emailMatches ? 'INCORRECT_USER' : 'INCORRECT_PASSWORD';
       deps.log.warn({ ip, code }, 'sign-in failed');
       // Never the typed email: a password pasted into the Email field must not reach the logs.
@@ -205,7 +310,15 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
       return c.json({ error: 'unauthorized', ok: false, code, message: AUTH_MESSAGES[code] }, 401);
     }
 
-    const token = await signSessionToken(config, config.adminEmail, deps.now());
+    // Success: the client's failures are forgotten; the account keeps its other failures.
+    limiter.reset(`ip:${ip}`);
+    reservations[1]?.release();
+    const now = deps.now();
+    const { token } = await createSession(deps.db, config, config.adminEmail, now, {
+      userAgent: c.req.header('user-agent') ?? null,
+      ip,
+    });
+    await pruneSessions(deps.db, now);
     setSessionCookie(c, config, token);
     c.header('Cache-Control', 'no-store');
     deps.log.info({ ip, email: config.adminEmail }, 'signed in');
@@ -214,13 +327,15 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
   });
 
   const logout = async (c: Context) => {
-    const token = readSessionToken(c);
-    const session = token ? await verifySessionToken(config, token, deps.now()) : null;
+    const token = readSessionToken(c, true);
+    const session = token ? await authenticateToken(deps, token).catch(() => null) : null;
     clearSessionCookie(c, config);
     if (session) {
+      await revokeSession(deps.db, session.sid, deps.now());
       deps.log.info({ email: session.email }, 'signed out');
       writeDbLog(deps, 'info', 'Admin signed out', { email: session.email });
     }
+    c.header('Cache-Control', 'no-store');
     return c.json({ ok: true });
   };
   router.post('/auth/logout', logout);

@@ -1,32 +1,89 @@
 /**
- * Admin sessions: HS256 JWTs (jose) carried as `Authorization: Bearer` or the HttpOnly
- * SameSite=Strict cookie `mg_admin_session` whose path is the API prefix (CONTRACT.md
- * "Authentication", docs/api.md "Auth").
+ * Admin sessions (issue 10 item 2; CONTRACT.md "Authentication", docs/api.md "Auth"): HS256 JWTs
+ * (jose) that name a server-side session row of `admin_sessions` (migration 009) in their `sid`
+ * claim. A token is accepted only while its signature, issuer, audience and `exp` hold, its `sub`
+ * is the configured admin email, and its session row exists, is not revoked, is not past its
+ * absolute expiry, has not been idle longer than SESSION_IDLE_S, and was created under the
+ * admin password the server runs with now. Sessions live in the database, so every instance over
+ * one database shares them and a revocation is seen by all at once (no in-process cache).
+ *
+ * Carriers: `Authorization: Bearer <token>` authenticates every API route; the HttpOnly
+ * SameSite=Strict cookie `mg_admin_session` authenticates only the live event stream (an
+ * EventSource cannot send a header) and logout (see server/auth/routes.ts).
  */
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { jwtVerify, SignJWT } from 'jose';
 import type { AppDeps, ServerConfig } from '../context';
+import type { Queryable } from '../db/types';
 
 /** Name of the session cookie (docs/api.md). */
 export const SESSION_COOKIE = 'mg_admin_session';
 /** Issuer and audience written into every session token. */
 export const JWT_ISSUER = 'mg-admin-console';
 const JWT_AUDIENCE = 'mg-admin-api';
+/** Default idle time-out in seconds (SESSION_IDLE_S). */
+export const DEFAULT_SESSION_IDLE_S = 1800;
+/** last_seen_at is written at most once per this many ms per session (keeps writes low). */
+export const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
 
-/** The authenticated operator. */
+/** The authenticated operator and the session the request belongs to. */
 export interface AdminSession {
   email: string;
+  /** The session id (the token's `sid` claim; the database keeps only its SHA-256). */
+  sid: string;
 }
 
-/** Signs a session JWT for `email`: HS256, iat = `now`, exp = now + config.sessionTtlS seconds. */
-export async function signSessionToken(
+const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * Fingerprint of the admin password the server runs with: hex SHA-256 of the scrypt hash (first
+ * 32 hex digits). Stored per session; a server started with another password (another hash)
+ * refuses every older session. (server/config.ts derives the salt of a plain ADMIN_PASSWORD from
+ * the JWT secret, so a restart with the same password keeps the same hash and the sessions.)
+ */
+export function passwordFingerprint(config: Pick<ServerConfig, 'adminPasswordHash'>): string {
+  return sha256Hex(`mg-session-fp:${config.adminPasswordHash}`).slice(0, 32);
+}
+
+/** Optional request details stored with a new session (for the operator's own diagnostics). */
+export interface SessionOrigin {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
+/**
+ * Creates a session row for `email` at `now` (expires at now + config.sessionTtlS) on `db` and
+ * signs its token: HS256, sub = email, sid, iss, aud, iat = now, exp = now + TTL. Returns the
+ * token and the session. Rejects only when the database does.
+ */
+export async function createSession(
+  db: Queryable,
   config: ServerConfig,
   email: string,
   now: Date,
-): Promise<string> {
+  origin: SessionOrigin = {},
+): Promise<{ token: string; session: AdminSession }> {
+  const sid = randomBytes(32).toString('base64url');
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ email })
+  const createdAt = new Date(iat * 1000);
+  const expiresAt = new Date((iat + config.sessionTtlS) * 1000);
+  await db.query(
+    `INSERT INTO admin_sessions
+       (id_hash, email, created_at, last_seen_at, expires_at, password_fp, user_agent, ip)
+     VALUES ($1, $2, $3, $3, $4, $5, $6, $7)`,
+    [
+      sha256Hex(sid),
+      email,
+      createdAt.toISOString(),
+      expiresAt.toISOString(),
+      passwordFingerprint(config),
+      origin.userAgent?.slice(0, 300) ?? null,
+      origin.ip?.slice(0, 100) ?? null,
+    ],
+  );
+  const token = await new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(email)
     .setIssuer(JWT_ISSUER)
@@ -34,11 +91,13 @@ export async function signSessionToken(
     .setIssuedAt(iat)
     .setExpirationTime(iat + config.sessionTtlS)
     .sign(config.jwtSecret);
+  return { token, session: { email, sid } };
 }
 
 /**
- * Verifies a session JWT at time `now` (HS256 only, issuer/audience/exp checked); returns the
- * session, or null for any garbled, forged, foreign or expired token (never throws).
+ * Checks only the token itself at `now`: HS256 signature, issuer, audience, `exp`, a string `sid`
+ * and `sub` equal to the configured admin email. Returns {email, sid} or null (never throws).
+ * Not enough on its own: use authenticateToken, which also checks the session row.
  */
 export async function verifySessionToken(
   config: ServerConfig,
@@ -51,40 +110,120 @@ export async function verifySessionToken(
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
       currentDate: now,
-      requiredClaims: ['exp', 'sub'],
+      requiredClaims: ['exp', 'sub', 'sid'],
     });
-    return typeof payload.sub === 'string' && payload.sub ? { email: payload.sub } : null;
+    const { sub, sid } = payload;
+    if (typeof sub !== 'string' || sub !== config.adminEmail) return null;
+    if (typeof sid !== 'string' || sid.length < 20 || sid.length > 100) return null;
+    return { email: sub, sid };
   } catch {
     return null;
   }
 }
 
-/** The token the request carries: the Bearer header first, else the session cookie; null when none. */
-export function readSessionToken(c: Context): string | null {
-  const header = c.req.header('authorization');
-  if (header) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (m?.[1]) return m[1];
+interface SessionRow {
+  email: string;
+  expires_at: Date | string;
+  last_seen_at: Date | string;
+  revoked_at: Date | string | null;
+  password_fp: string;
+}
+
+const ms = (value: Date | string) => new Date(value).getTime();
+
+/**
+ * Performs EVERY check of a session token at `deps.now()` (issue 10 item 2): the token's
+ * signature, iss, aud, exp, `sub` = config.adminEmail, and its session row: present, not
+ * revoked, not past expires_at, not idle longer than config.sessionIdleS (default 1800 s), and
+ * created under the current admin password. Returns the session, or null when any check fails
+ * (never throws for a bad token; rejects only when the database does). Refreshes last_seen_at at
+ * most once a minute unless `opts.touch` is false: the live event stream re-checks its session on
+ * every heartbeat with touch false, so an open tab alone never keeps an idle session alive.
+ */
+export async function authenticateToken(
+  deps: Pick<AppDeps, 'db' | 'config' | 'now'>,
+  token: string,
+  opts: { touch?: boolean } = {},
+): Promise<AdminSession | null> {
+  const { config } = deps;
+  const now = deps.now();
+  const claims = await verifySessionToken(config, token, now);
+  if (!claims) return null;
+  const idHash = sha256Hex(claims.sid);
+  const res = await deps.db.query<SessionRow>(
+    `SELECT email, expires_at, last_seen_at, revoked_at, password_fp
+       FROM admin_sessions WHERE id_hash = $1`,
+    [idHash],
+  );
+  const row = res.rows[0];
+  if (!row || row.revoked_at != null || row.email !== claims.email) return null;
+  const nowMs = now.getTime();
+  if (ms(row.expires_at) <= nowMs) return null;
+  if (row.password_fp !== passwordFingerprint(config)) return null;
+  const idleMs = (config.sessionIdleS ?? DEFAULT_SESSION_IDLE_S) * 1000;
+  const lastSeen = ms(row.last_seen_at);
+  if (nowMs - lastSeen > idleMs) return null;
+  if (opts.touch !== false && nowMs - lastSeen >= LAST_SEEN_WRITE_INTERVAL_MS) {
+    await deps.db.query(
+      `UPDATE admin_sessions SET last_seen_at = $2
+        WHERE id_hash = $1 AND revoked_at IS NULL AND last_seen_at < $2`,
+      [idHash, now.toISOString()],
+    );
   }
+  return claims;
+}
+
+/** Marks the session `sid` revoked at `now` (idempotent; a revoked session is refused everywhere at once). */
+export async function revokeSession(db: Queryable, sid: string, now: Date): Promise<void> {
+  await db.query(
+    'UPDATE admin_sessions SET revoked_at = $2 WHERE id_hash = $1 AND revoked_at IS NULL',
+    [sha256Hex(sid), now.toISOString()],
+  );
+}
+
+/** Deletes session rows that expired more than a day before `now` (run at sign-in; cheap, indexed). */
+export async function pruneSessions(db: Queryable, now: Date): Promise<void> {
+  await db.query('DELETE FROM admin_sessions WHERE expires_at < $1', [
+    new Date(now.getTime() - 86_400_000).toISOString(),
+  ]);
+}
+
+/** The Bearer token of the request, or null. */
+export function readBearerToken(c: Context): string | null {
+  const header = c.req.header('authorization');
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? null;
+}
+
+/** The session cookie's token, or null. */
+export function readCookieToken(c: Context): string | null {
   const cookie = getCookie(c, SESSION_COOKIE);
   return cookie ? cookie : null;
 }
 
-/** True when the request reached us over https (directly or per X-Forwarded-Proto). */
-function isHttps(c: Context): boolean {
-  const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
-  if (forwarded === 'https') return true;
+/**
+ * The token the request carries: the Bearer header first, then — only when `allowCookie` (the
+ * event stream, logout) — the session cookie; null when none.
+ */
+export function readSessionToken(c: Context, allowCookie = false): string | null {
+  return readBearerToken(c) ?? (allowCookie ? readCookieToken(c) : null);
+}
+
+/** Whether the session cookie carries `Secure`: COOKIE_SECURE when set, else only for an https request URL. */
+function cookieSecure(c: Context, config: ServerConfig): boolean {
+  if (config.cookieSecure != null) return config.cookieSecure;
   return new URL(c.req.url).protocol === 'https:';
 }
 
-/** Sets the session cookie: HttpOnly, SameSite=Strict, Path = API prefix, Max-Age = TTL (s), Secure on https. */
+/** Sets the session cookie: HttpOnly, SameSite=Strict, Path = API prefix, Max-Age = TTL (s), Secure per COOKIE_SECURE. */
 export function setSessionCookie(c: Context, config: ServerConfig, token: string): void {
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Strict',
     path: config.apiPrefix,
     maxAge: config.sessionTtlS,
-    secure: isHttps(c),
+    secure: cookieSecure(c, config),
   });
 }
 
@@ -94,19 +233,6 @@ export function clearSessionCookie(c: Context, config: ServerConfig): void {
     httpOnly: true,
     sameSite: 'Strict',
     path: config.apiPrefix,
-    secure: isHttps(c),
+    secure: cookieSecure(c, config),
   });
-}
-
-/**
- * (Re)validates a session token at `deps.now()` → the session, or null when it is garbled,
- * forged, foreign or expired (never throws). The live event stream calls it when a stream opens
- * and on every heartbeat, so a stream ends when its session does (issue 9 item 5). Thin wrapper
- * over verifySessionToken for now; revocable sessions (issue 10) add their checks here.
- */
-export async function authenticateToken(
-  deps: Pick<AppDeps, 'config' | 'now'>,
-  token: string,
-): Promise<AdminSession | null> {
-  return verifySessionToken(deps.config, token, deps.now());
 }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
-import { signSessionToken, SESSION_COOKIE } from '../auth/session';
+import { SESSION_COOKIE } from '../auth/session';
+import { testSessionToken } from '../test-helpers';
 import type { AppDeps, ServerConfig } from '../context';
 import type { Db } from '../db/types';
 import { freshDb, resetDb, testDeps } from '../testing/app';
@@ -46,7 +47,7 @@ function instance(overrides: Partial<ServerConfig> = {}) {
 }
 
 async function token(d: AppDeps, email = 'admin@example.com'): Promise<string> {
-  return signSessionToken(d.config, email, clock.now);
+  return testSessionToken(db, d.config, clock.now, email);
 }
 
 type App = ReturnType<typeof instance>['app'];

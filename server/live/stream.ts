@@ -214,7 +214,7 @@ export function createLiveStreamRouter(deps: AppDeps, options: LiveStreamOptions
   const router = new Hono();
 
   router.get('/events/stream', async (c) => {
-    const token = readSessionToken(c);
+    const token = readSessionToken(c, true);
     if (!token) throw unauthorized('NO_TOKEN');
     const session = await authenticateToken(deps, token);
     if (!session) throw unauthorized('INVALID_JWT');
@@ -326,7 +326,7 @@ export function createLiveStreamRouter(deps: AppDeps, options: LiveStreamOptions
     });
     signal.addEventListener('abort', cleanup);
     const heartbeat = setInterval(() => {
-      void authenticateToken(deps, token).then(
+      void authenticateToken(deps, token, { touch: false }).then(
         (still) => {
           if (!still) end('session ended');
           else push(PING);

@@ -1,10 +1,9 @@
 import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
-import { signSessionToken } from '../auth/session';
 import type { ServerConfig } from '../context';
 import { openDatabase } from '../db';
-import { downDatabase, makeTestConfig, makeTestDeps, TEST_ADMIN_EMAIL } from '../test-helpers';
+import { downDatabase, makeTestConfig, makeTestDeps, testSessionToken } from '../test-helpers';
 import { computeAdminStatus, utcDayBounds } from '.';
 import { invalidateStatsCache } from './cache';
 
@@ -211,7 +210,7 @@ let token: string;
 beforeAll(async () => {
   db = await openDatabase('memory');
   config = await makeTestConfig({ fxRates: RATES });
-  token = await signSessionToken(config, TEST_ADMIN_EMAIL, NOW);
+  token = await testSessionToken(db, config, NOW);
   for (let c = 1; c <= 13; c++) {
     await db.query('INSERT INTO customers (id, email, name) VALUES ($1, $2, $3)', [
       c,
@@ -372,7 +371,7 @@ describe('GET /stats', () => {
       '/api/admin/stats',
       {
         headers: {
-          authorization: `Bearer ${await signSessionToken(eurConfig, TEST_ADMIN_EMAIL, NOW)}`,
+          authorization: `Bearer ${await testSessionToken(db, eurConfig, NOW)}`,
         },
       },
     );

@@ -73,8 +73,10 @@ test('signs in with the configured credentials, shows the database figures, and 
   page,
 }) => {
   await page.goto('login');
-  // /admin/config.js carries the server's ADMIN_EMAIL as the default username (§2 Login screen).
-  await expect(page.getByLabel('Email')).toHaveValue(E2E_ADMIN.email);
+  // Outside demo mode /admin/config.js no longer publishes the admin email (issue 10): the form
+  // pre-fills the console's own default username (§2 Login screen), never the configured one.
+  await expect(page.getByLabel('Email')).toHaveValue('admin@example.com');
+  await expect(page.getByLabel('Email')).not.toHaveValue(E2E_ADMIN.email);
   await signIn(page);
   await expect(page).toHaveURL(at('/'));
   await expect(page.getByRole('region', { name: 'MRR', exact: true })).toBeVisible();
@@ -111,17 +113,23 @@ test('signs in with the configured credentials, shows the database figures, and 
   const dashboard = page.getByRole('region', { name: 'Dashboard', exact: true });
   await expect(dashboard.getByRole('region')).toHaveCount(Object.keys(expected).length);
 
-  // The session cookie (for the event stream) is live before logging out…
-  const before = await page.request.get('/api/admin/auth/whoami');
+  // The session cookie (for the event stream) is set before logging out, and the token works…
+  const sessionCookie = async () =>
+    (await page.context().cookies()).find((c) => c.name === 'mg_admin_session');
+  expect(await sessionCookie()).toBeTruthy();
+  const bearer = { Authorization: `Bearer ${token}` };
+  const before = await page.request.get('/api/admin/auth/whoami', { headers: bearer });
   expect((await before.json()).ok).toBe(true);
 
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(at('/login'));
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Login' })).toBeVisible();
   expect(await storedToken(page)).toBeNull();
-  // …and gone after: the console called the server's logout, which cleared it.
-  const after = await page.request.get('/api/admin/auth/whoami');
-  expect((await after.json()).ok).not.toBe(true);
+  // …and after: the console called the server's logout, which cleared the cookie and revoked the
+  // session, so even a copy of the old token is refused.
+  expect(await sessionCookie()).toBeUndefined();
+  const after = await page.request.get('/api/admin/auth/whoami', { headers: bearer });
+  expect(after.status()).toBe(401);
 });
 
 test("a wrong password shows 'Incorrect password' and stays signed out", async ({ page }) => {
