@@ -15,13 +15,14 @@
  * | /maintenance    | MaintenanceScreen                        | yes   |
  * | * (unknown)     | redirect to / (replace)                  | —     |
  *
- * Guarded routes share the layout (AppShell). Screens load lazily, so the first bundle holds only
- * the router, the API layer and the shell; a 'Loading…' status shows while a screen's code loads.
+ * Guarded routes share the layout (AppShell). The shell and every screen load lazily, so the
+ * first bundle holds only the router and the API layer, and the sign-in page loads neither the
+ * layout (its dialogs, menus, live alerts) nor any screen but its own (issue 10 "Delivery"); a
+ * 'Loading…' status shows while the code loads.
  */
 import { lazy, type ComponentType } from 'react';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AppRoot, type RouteHandle } from './AppRoot';
-import { AppShell } from './AppShell';
 import { RequireAuth } from './RequireAuth';
 import { RouteError } from './RouteFallback';
 
@@ -35,6 +36,9 @@ export const APP_BASENAME = '/admin/';
 function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazy(async () => ({ default: await load() }));
 }
+
+/** The signed-in layout route, loaded with the first guarded screen (in parallel with it). */
+const AppShell = lazyScreen(() => import('./AppShell').then((m) => m.AppShell));
 
 const LoginScreen = lazyScreen(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
 const DashboardScreen = lazyScreen(() =>
