@@ -199,7 +199,7 @@ async function measureLcp(browser: Browser, state: string, warm?: BrowserContext
 }
 
 async function main() {
-  if (!existsSync(path.join(dist, 'index.html')) || !existsSync(path.join(dist, '.vite'))) {
+  if (!existsSync(path.join(dist, 'index.html'))) {
     throw new Error('no production build in dist/: run `npx vite build` first');
   }
   const { outfile } = await buildServer('dist-server');
