@@ -1,10 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { acceptedEncodings, consoleConfigScript } from './static';
+import { compressDirectory, MIN_COMPRESS_BYTES } from '../scripts/compress-assets';
 import { downDatabase, makeTestConfig, makeTestDeps } from './test-helpers';
 
 const INDEX =
@@ -275,6 +284,54 @@ describe('precompressed assets (Accept-Encoding)', () => {
     expect(codings('br;q=2, gzip;q=abc')).toEqual([]);
     expect(codings(undefined)).toEqual([]);
     expect(codings('identity, deflate')).toEqual([]);
+  });
+});
+
+describe('the build step (scripts/compress-assets.ts) and the server together', () => {
+  it('writes .br and .gz copies of compressible files only, which the server then serves', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'mg-compress-'));
+    try {
+      mkdirSync(path.join(out, 'assets'));
+      const css = `.a{color:red}\n`.repeat(100);
+      writeFileSync(path.join(out, 'index.html'), INDEX);
+      writeFileSync(path.join(out, 'assets', 'app-1.js'), APP_JS);
+      writeFileSync(path.join(out, 'assets', 'app-1.css'), css);
+      writeFileSync(path.join(out, 'assets', 'tiny-1.js'), 'x'.repeat(MIN_COMPRESS_BYTES - 1));
+      writeFileSync(path.join(out, 'assets', 'font-1.woff2'), Buffer.alloc(4096, 7));
+      writeFileSync(path.join(out, 'assets', 'app-1.js.map'), `{"mappings":"${'A'.repeat(4096)}"}`);
+      mkdirSync(path.join(out, '.vite'));
+      writeFileSync(path.join(out, '.vite', 'manifest.json'), `{"a":"${'b'.repeat(4096)}"}`);
+
+      const written = await compressDirectory(out);
+      expect(written.map((f) => f.file)).toEqual(['assets/app-1.css', 'assets/app-1.js']);
+      for (const f of written) {
+        expect(f.br).toBeLessThan(f.raw);
+        expect(f.gz).toBeLessThan(f.raw);
+      }
+      const file = (p: string) => path.join(out, p);
+      expect(brotliDecompressSync(readFileSync(file('assets/app-1.js.br'))).toString()).toBe(
+        APP_JS,
+      );
+      expect(gunzipSync(readFileSync(file('assets/app-1.css.gz'))).toString()).toBe(css);
+      for (const skipped of [
+        'assets/tiny-1.js',
+        'assets/font-1.woff2',
+        'assets/app-1.js.map',
+        '.vite/manifest.json',
+        'index.html',
+      ]) {
+        expect(existsSync(file(`${skipped}.br`)), skipped).toBe(false);
+        expect(existsSync(file(`${skipped}.gz`)), skipped).toBe(false);
+      }
+
+      const served = await (
+        await app({ staticDir: out })
+      ).request('/admin/assets/app-1.css', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(served.headers.get('content-encoding')).toBe('br');
+      expect(brotliDecompressSync(Buffer.from(await served.arrayBuffer())).toString()).toBe(css);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 
