@@ -10,9 +10,10 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      'dist-server',
       'storybook-static',
       'coverage',
-      'public/mockServiceWorker.js',
+      'tests/msw/worker/mockServiceWorker.js',
       'test-results',
       'playwright-report',
       '.data',

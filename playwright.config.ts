@@ -6,8 +6,8 @@ import { chromiumArgs, chromiumPath } from './tests/chromium';
 import { E2E_ADMIN, E2E_LEMONSQUEEZY_WEBHOOK_SECRET } from './tests/e2e/support';
 
 /**
- * End-to-end tests: the built console (dist/) served by the reference server exactly as
- * `npm start` serves it, on a throw-away data folder seeded with the demo data, driven in
+ * End-to-end tests: the built console (dist/) served by the compiled reference server
+ * (dist-server/main.js) exactly as `npm start` serves it, on a throw-away data folder seeded with the demo data, driven in
  * Debian's Chromium. `npm run build` must have run first (the test command does it).
  */
 const port = Number(process.env.E2E_PORT ?? 8091);
@@ -36,7 +36,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx tsx server/main.ts',
+    // The compiled server, exactly as `npm start` runs it in production (no TypeScript runner).
+    command: 'node scripts/build-server.mjs && node dist-server/main.js',
     url: `http://localhost:${port}/api/admin/health`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './tests/chromium.ts';
+import { compressAssets } from './scripts/compress-assets.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
@@ -35,7 +36,8 @@ const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 
 export default defineConfig({
   base: '/admin/',
-  plugins: [react(), narrowVisxScale()],
+  // compressAssets: brotli and gzip copies of dist/ for server/static.ts (issue 10 "Delivery").
+  plugins: [react(), narrowVisxScale(), compressAssets()],
   resolve: {
     alias: [
       // @visx/text's calc() reducer without its general math evaluator (~7 KiB gzip off the
@@ -74,8 +76,19 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps are written for debugging a production stack trace, but not referenced from the
+    // bundles, and server/static.ts never serves them (issue 10: no public source maps).
+    sourcemap: 'hidden',
+    // The Vite manifest (dist/.vite/manifest.json, a hidden folder the server never serves):
+    // the delivery benchmark reads which chunks each screen loads from it.
+    manifest: true,
+    // Every browser the console supports (current Chromium, Firefox ≥ 115, Safari ≥ 17) has
+    // <link rel="modulepreload">: no polyfill in the entry chunk the sign-in page loads.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
+      // The precompression step (compressAssets, a few seconds at brotli's best quality) would
+      // otherwise print a "slowest callbacks" report on every build.
+      checks: { bundlerTimings: false },
       output: {
         // The chart code (visx, d3 and the chart views) in one lazy chunk, shared by the Metrics
         // and Integrated Tracking screens; the sign-in page and the dashboard never load it.

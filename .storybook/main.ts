@@ -13,7 +13,8 @@ const config: StorybookConfig = {
     'msw-storybook-addon',
   ],
   framework: { name: '@storybook/react-vite', options: {} },
-  staticDirs: ['../public'],
+  // The mock service worker lives outside public/ so the production build never ships it.
+  staticDirs: ['../public', '../tests/msw/worker'],
   core: { disableTelemetry: true },
 };
 export default config;

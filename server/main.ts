@@ -1,6 +1,7 @@
 /**
- * Entry point of the reference server (brief item 7): `tsx server/main.ts [--seed-customers N]
- * [--seed N] [--port N]`. Loads the configuration, opens the database (DATA_DIR), seeds demo data
+ * Entry point of the reference server (brief item 7): `node dist-server/main.js [--seed-customers N]
+ * [--seed N] [--port N]` once compiled (scripts/build-server.mjs; `npm start`), or
+ * `tsx server/main.ts …` from the sources. Loads the configuration, opens the database (DATA_DIR), seeds demo data
  * when the customers table is empty, serves the API and the console, and shuts down cleanly on
  * SIGINT/SIGTERM.
  */

@@ -1,9 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import { consoleConfigScript } from './static';
+import { acceptedEncodings, consoleConfigScript } from './static';
+import { compressDirectory, MIN_COMPRESS_BYTES } from '../scripts/compress-assets';
 import { downDatabase, makeTestConfig, makeTestDeps } from './test-helpers';
 
 const INDEX =
@@ -11,6 +21,9 @@ const INDEX =
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; media-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/** A hashed script, long enough that compression pays. */
+const APP_JS = `console.log(${JSON.stringify('app '.repeat(400))});`;
 
 let dir: string;
 let emptyDir: string;
@@ -21,8 +34,15 @@ beforeAll(() => {
   mkdirSync(path.join(dir, 'assets'));
   mkdirSync(path.join(dir, 'sounds'));
   writeFileSync(path.join(dir, 'index.html'), INDEX);
-  writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.js'), 'console.log("app");');
+  writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.js'), APP_JS);
   writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.css'), 'body{margin:0}');
+  // Precompressed copies as `npm run build` writes them (scripts/compress-assets.ts); the CSS
+  // file has none, so it is always answered as is.
+  writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.js.br'), brotliCompressSync(APP_JS));
+  writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.js.gz'), gzipSync(APP_JS));
+  writeFileSync(path.join(dir, 'assets', 'lone-1a2b3c.js'), APP_JS);
+  writeFileSync(path.join(dir, 'assets', 'lone-1a2b3c.js.gz'), gzipSync(APP_JS));
+  writeFileSync(path.join(dir, 'assets', 'app-3f9a1c.js.map'), '{"version":3,"sources":[]}');
   writeFileSync(path.join(dir, 'sounds', 'new-sub.mp3'), Buffer.from([0xff, 0xfb, 0x90, 0x00]));
   writeFileSync(
     path.join(dir, 'config.js'),
@@ -87,7 +107,7 @@ describe('console under /admin', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(await js.text()).toBe('console.log("app");');
+    expect(await js.text()).toBe(APP_JS);
     expectSecurityHeaders(js);
     const css = await a.request('/admin/assets/app-3f9a1c.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
@@ -142,7 +162,7 @@ describe('console under /admin', () => {
       await app({ staticDir: path.join(emptyDir, 'dist-link') })
     ).request('/admin/assets/app-3f9a1c.js');
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('console.log("app");');
+    expect(await res.text()).toBe(APP_JS);
   });
 
   it('redirects / and /admin to /admin/', async () => {
@@ -161,6 +181,157 @@ describe('console under /admin', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await res.text()).toContain('npm run build');
     expectSecurityHeaders(res);
+  });
+});
+
+describe('precompressed assets (Accept-Encoding)', () => {
+  const get = async (p: string, acceptEncoding?: string, method = 'GET') =>
+    (await app()).request(p, {
+      method,
+      headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+    });
+  const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
+
+  it('prefers brotli, with Content-Encoding, Vary, the length sent and the immutable caching', async () => {
+    const res = await get('/admin/assets/app-3f9a1c.js', 'gzip, deflate, br, zstd');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding');
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const body = await bytes(res);
+    expect(res.headers.get('content-length')).toBe(String(body.length));
+    expect(body.length).toBeLessThan(APP_JS.length);
+    expect(brotliDecompressSync(body).toString()).toBe(APP_JS);
+    expectSecurityHeaders(res);
+  });
+
+  it('serves gzip when brotli is not accepted (or weighted lower), identity when neither is', async () => {
+    for (const header of ['gzip', 'x-gzip', 'br;q=0.5, gzip;q=0.8', 'gzip, br;q=0']) {
+      const res = await get('/admin/assets/app-3f9a1c.js', header);
+      expect(res.headers.get('content-encoding'), header).toBe('gzip');
+      expect(gunzipSync(await bytes(res)).toString(), header).toBe(APP_JS);
+    }
+    for (const header of [undefined, '', 'identity', 'deflate', 'br;q=0, gzip;q=0', '*;q=0']) {
+      const res = await get('/admin/assets/app-3f9a1c.js', header);
+      expect(res.headers.get('content-encoding'), header).toBeNull();
+      expect(res.headers.get('vary'), header).toBe('Accept-Encoding');
+      expect(res.headers.get('content-length'), header).toBe(String(APP_JS.length));
+      expect(await res.text(), header).toBe(APP_JS);
+    }
+    const any = await get('/admin/assets/app-3f9a1c.js', '*');
+    expect(any.headers.get('content-encoding')).toBe('br');
+  });
+
+  it('falls back to the next coding, then to the file, when a copy is missing', async () => {
+    const lone = await get('/admin/assets/lone-1a2b3c.js', 'br, gzip');
+    expect(lone.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(await bytes(lone)).toString()).toBe(APP_JS);
+    const css = await get('/admin/assets/app-3f9a1c.css', 'br, gzip');
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-encoding')).toBeNull();
+    expect(css.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await css.text()).toBe('body{margin:0}');
+  });
+
+  it('answers HEAD with the headers of the chosen copy and no body', async () => {
+    const get_ = await get('/admin/assets/app-3f9a1c.js', 'br');
+    const length = (await bytes(get_)).length;
+    const head = await get('/admin/assets/app-3f9a1c.js', 'br', 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-encoding')).toBe('br');
+    expect(head.headers.get('content-length')).toBe(String(length));
+    expect(head.headers.get('etag')).toBe(get_.headers.get('etag'));
+    expect((await bytes(head)).length).toBe(0);
+  });
+
+  it('gives each coding its own ETag and answers 304 only for the matching one', async () => {
+    const br = await get('/admin/assets/app-3f9a1c.js', 'br');
+    const plain = await get('/admin/assets/app-3f9a1c.js');
+    const etag = br.headers.get('etag') ?? '';
+    expect(etag).not.toBe(plain.headers.get('etag'));
+    const again = await (
+      await app()
+    ).request('/admin/assets/app-3f9a1c.js', {
+      headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('content-encoding')).toBe('br');
+    const other = await (
+      await app()
+    ).request('/admin/assets/app-3f9a1c.js', { headers: { 'if-none-match': etag } });
+    expect(other.status).toBe(200);
+  });
+
+  it('never serves source maps (404, not the SPA page)', async () => {
+    for (const p of [
+      '/admin/assets/app-3f9a1c.js.map',
+      '/admin/assets/APP-3f9a1c.js.MAP',
+      '/admin/x.map',
+    ]) {
+      const res = await get(p, 'br, gzip');
+      expect(res.status, p).toBe(404);
+      expect(await res.text(), p).not.toContain('sources');
+    }
+  });
+
+  it('orders codings by q-value, br first on a tie', () => {
+    const codings = (h?: string) => acceptedEncodings(h).map((e) => e.coding);
+    expect(codings('gzip, br')).toEqual(['br', 'gzip']);
+    expect(codings('br;q=0.2, gzip;q=0.9')).toEqual(['gzip', 'br']);
+    expect(codings('GZIP;Q=0.5')).toEqual(['gzip']);
+    expect(codings('*;q=0.1, br;q=0')).toEqual(['gzip']);
+    expect(codings('br;q=2, gzip;q=abc')).toEqual([]);
+    expect(codings(undefined)).toEqual([]);
+    expect(codings('identity, deflate')).toEqual([]);
+  });
+});
+
+describe('the build step (scripts/compress-assets.ts) and the server together', () => {
+  it('writes .br and .gz copies of compressible files only, which the server then serves', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'mg-compress-'));
+    try {
+      mkdirSync(path.join(out, 'assets'));
+      const css = `.a{color:red}\n`.repeat(100);
+      writeFileSync(path.join(out, 'index.html'), INDEX);
+      writeFileSync(path.join(out, 'assets', 'app-1.js'), APP_JS);
+      writeFileSync(path.join(out, 'assets', 'app-1.css'), css);
+      writeFileSync(path.join(out, 'assets', 'tiny-1.js'), 'x'.repeat(MIN_COMPRESS_BYTES - 1));
+      writeFileSync(path.join(out, 'assets', 'font-1.woff2'), Buffer.alloc(4096, 7));
+      writeFileSync(path.join(out, 'assets', 'app-1.js.map'), `{"mappings":"${'A'.repeat(4096)}"}`);
+      mkdirSync(path.join(out, '.vite'));
+      writeFileSync(path.join(out, '.vite', 'manifest.json'), `{"a":"${'b'.repeat(4096)}"}`);
+
+      const written = await compressDirectory(out);
+      expect(written.map((f) => f.file)).toEqual(['assets/app-1.css', 'assets/app-1.js']);
+      for (const f of written) {
+        expect(f.br).toBeLessThan(f.raw);
+        expect(f.gz).toBeLessThan(f.raw);
+      }
+      const file = (p: string) => path.join(out, p);
+      expect(brotliDecompressSync(readFileSync(file('assets/app-1.js.br'))).toString()).toBe(
+        APP_JS,
+      );
+      expect(gunzipSync(readFileSync(file('assets/app-1.css.gz'))).toString()).toBe(css);
+      for (const skipped of [
+        'assets/tiny-1.js',
+        'assets/font-1.woff2',
+        'assets/app-1.js.map',
+        '.vite/manifest.json',
+        'index.html',
+      ]) {
+        expect(existsSync(file(`${skipped}.br`)), skipped).toBe(false);
+        expect(existsSync(file(`${skipped}.gz`)), skipped).toBe(false);
+      }
+
+      const served = await (
+        await app({ staticDir: out })
+      ).request('/admin/assets/app-1.css', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(served.headers.get('content-encoding')).toBe('br');
+      expect(brotliDecompressSync(Buffer.from(await served.arrayBuffer())).toString()).toBe(css);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 

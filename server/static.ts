@@ -101,25 +101,109 @@ function etagOf(hit: FileHit): string {
   return `W/"${hit.size.toString(16)}-${Math.floor(hit.mtimeMs).toString(16)}"`;
 }
 
-function send(c: Context, hit: FileHit, file: string, cacheControl: string): Response {
-  const etag = etagOf(hit);
+/** Content codings the build precompresses (scripts/compress-assets.ts), by file suffix. */
+const ENCODINGS = [
+  { coding: 'br', suffix: '.br' },
+  { coding: 'gzip', suffix: '.gz' },
+] as const;
+type Encoding = (typeof ENCODINGS)[number];
+
+/** Extensions the build may have precompressed: their answers vary by Accept-Encoding. */
+const COMPRESSIBLE = new Set([
+  '.js',
+  '.mjs',
+  '.css',
+  '.html',
+  '.svg',
+  '.json',
+  '.txt',
+  '.webmanifest',
+  '.ttf',
+  '.otf',
+  '.ico',
+]);
+
+/**
+ * The precompressed codings an `Accept-Encoding` header accepts, best first (RFC 9110 §12.5.3):
+ * q-values order them, br before gzip on a tie; `q=0` refuses a coding; `*` stands for any
+ * coding not named; `x-gzip` is gzip. No header, or nothing acceptable → [] (identity).
+ */
+export function acceptedEncodings(header: string | undefined): Encoding[] {
+  if (!header) return [];
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (!name) continue;
+    let weight = 1;
+    for (const param of params) {
+      if (param.startsWith('q='))
+        weight = /^q=(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(param)
+          ? Number(param.slice(2))
+          : NaN;
+    }
+    if (Number.isNaN(weight)) continue; // a malformed q-value: the entry is ignored
+    const coding = name === 'x-gzip' ? 'gzip' : name;
+    q.set(coding, Math.max(q.get(coding) ?? 0, weight));
+  }
+  const weightOf = (coding: string) => q.get(coding) ?? q.get('*') ?? 0;
+  return ENCODINGS.map((encoding, order) => ({
+    encoding,
+    order,
+    weight: weightOf(encoding.coding),
+  }))
+    .filter((e) => e.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.order - b.order)
+    .map((e) => e.encoding);
+}
+
+/**
+ * Answers `file` (whose identity bytes are `hit`): its precompressed sibling (`<file>.br`,
+ * `<file>.gz`) when the request accepts that coding and the sibling exists, else the file itself.
+ * Content-Type is the file's; Content-Encoding and Content-Length describe the bytes sent;
+ * compressible types carry `Vary: Accept-Encoding`; each representation has its own ETag (a 304
+ * for a matching If-None-Match). HEAD answers the same headers without a body.
+ */
+async function send(
+  c: Context,
+  hit: FileHit,
+  file: string,
+  cacheControl: string,
+  realRoot: string,
+): Promise<Response> {
+  const ext = path.extname(file).toLowerCase();
+  let chosen = hit;
+  let coding: string | null = null;
+  if (COMPRESSIBLE.has(ext)) {
+    for (const encoding of acceptedEncodings(c.req.header('accept-encoding'))) {
+      const copy = await readRegularFile(file + encoding.suffix, realRoot);
+      if (copy) {
+        chosen = copy;
+        coding = encoding.coding;
+        break;
+      }
+    }
+  }
+  const etag = etagOf(chosen);
   const headers: Record<string, string> = {
-    'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Type': MIME[ext] ?? 'application/octet-stream',
     'Cache-Control': cacheControl,
     ETag: etag,
     'Last-Modified': new Date(hit.mtimeMs).toUTCString(),
   };
+  if (COMPRESSIBLE.has(ext)) headers.Vary = 'Accept-Encoding';
+  if (coding) headers['Content-Encoding'] = coding;
   const inm = c.req.header('if-none-match');
   if (inm && inm.split(',').some((t) => t.trim() === etag)) return c.body(null, 304, headers);
-  if (c.req.method === 'HEAD')
-    return c.body(null, 200, { ...headers, 'Content-Length': String(hit.size) });
-  return c.body(new Uint8Array(hit.body), 200, headers);
+  headers['Content-Length'] = String(chosen.size);
+  if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+  return c.body(new Uint8Array(chosen.body), 200, headers);
 }
 
 /**
  * Router for GET/HEAD `/admin/*` (mount at the root): /admin/config.js (no-store, JavaScript),
- * existing files from `staticDir` (assets/* immutable for a year, others no-cache), 404 for a
- * missing file under /admin/assets/, index.html (no-cache) for any other path, and a 503 page
+ * existing files from `staticDir` (assets/* immutable for a year, others no-cache), each as its
+ * brotli or gzip copy when the build wrote one and `Accept-Encoding` takes it, 404 for a source
+ * map (`*.map`) and for a missing file under /admin/assets/, index.html (no-cache) for any other path, and a 503 page
  * asking to run `npm run build` when index.html is missing. Paths never escape `staticDir`.
  */
 export function createConsoleRouter(
@@ -155,22 +239,27 @@ export function createConsoleRouter(
     const file = path.resolve(root, relative);
     const inside = file === root || file.startsWith(root + path.sep);
     const hidden = relative.split('/').some((segment) => segment.startsWith('.'));
-    if (inside && !hidden && relative !== '' && !relative.endsWith('/')) {
-      const hit = await readRegularFile(file, await resolveRoot());
+    // Source maps are built for debugging (hidden) but never published (issue 10 "Delivery").
+    const sourceMap = relative.toLowerCase().endsWith('.map');
+    if (inside && !hidden && !sourceMap && relative !== '' && !relative.endsWith('/')) {
+      const real = await resolveRoot();
+      const hit = await readRegularFile(file, real);
       if (hit) {
         const cache = relative.startsWith('assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE;
-        return send(c, hit, file, cache);
+        return send(c, hit, file, cache, real);
       }
     }
+    if (sourceMap) return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
     // A missing hashed asset must not be answered with HTML that a browser would cache for a year.
     if (relative.startsWith('assets/'))
       return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
     const indexFile = path.join(root, 'index.html');
-    const index = await readRegularFile(indexFile, await resolveRoot());
+    const real = await resolveRoot();
+    const index = await readRegularFile(indexFile, real);
     if (!index) {
       return c.html(NOT_BUILT_PAGE, 503, { 'Cache-Control': 'no-store', 'Retry-After': '30' });
     }
-    return send(c, index, indexFile, REVALIDATE_CACHE);
+    return send(c, index, indexFile, REVALIDATE_CACHE, real);
   });
 
   return router;

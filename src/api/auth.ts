@@ -4,7 +4,7 @@
  * authentication probes: their 401 is an answer, so they never trigger the 401 redirect.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from './zod';
 import { loginBannerKind, loginMessage, type BackendCheck } from '../domain/auth';
 import type { WhoAmI } from '../domain/types';
 import { ApiError, apiRequest, isAbortError } from './client';
@@ -95,7 +95,7 @@ export async function logout(): Promise<void> {
   }
 }
 
-const whoamiWire = z.object({ ok: wireBool, user: z.unknown().optional() });
+const whoamiWire = z.object({ ok: wireBool, user: z.optional(z.unknown()) });
 
 /**
  * GET /auth/whoami → WhoAmI (§3). A 401 is the answer "not signed in": {ok:false, user:null}

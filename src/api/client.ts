@@ -4,7 +4,7 @@
  * joined with the caller's AbortSignal, blank query parameters dropped, typed errors, and the
  * app-wide 401 handling. Every resource module calls apiRequest; nothing else calls fetch.
  */
-import type { z } from 'zod';
+import type { z } from './zod';
 import { MESSAGES } from '../domain/messages';
 import { REQUEST_TIMEOUT_MS } from '../domain/types';
 import { getConfig } from './config';
@@ -152,7 +152,7 @@ export interface ApiRequestOptions<T> {
   /** The caller's signal (TanStack Query's); aborting rejects with its AbortError. */
   signal?: AbortSignal;
   /** Zod schema for the OK answer's JSON; a mismatch throws MalformedResponseError. */
-  schema?: z.ZodType<T>;
+  schema?: z.ZodMiniType<T>;
   /** Time-out in ms, default REQUEST_TIMEOUT_MS (30 000, §9); injectable for tests. */
   timeoutMs?: number;
   /**
@@ -188,7 +188,7 @@ function parseBody(text: string): { json: boolean; value: unknown } {
   }
 }
 
-function describeIssues(error: z.ZodError): string[] {
+function describeIssues(error: z.core.$ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
 }
 

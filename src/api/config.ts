@@ -6,7 +6,7 @@
  * come from VITE_API_PREFIX, VITE_DEFAULT_ADMIN_EMAIL, VITE_SITE_URL and VITE_FORUM_URL, else
  * '/api/admin', 'admin@example.com' and no site links.
  */
-import { z } from 'zod';
+import { z } from './zod';
 
 declare global {
   interface ImportMetaEnv {
@@ -38,18 +38,17 @@ export interface AppConfig {
 }
 
 /** A usable prefix: a path from the root ('/api/admin') or an absolute http(s) URL. */
-const prefixSchema = z
-  .string()
-  .trim()
-  .regex(/^(\/|https?:\/\/)/i)
-  .transform((p) => (p.length > 1 ? p.replace(/\/+$/, '') : p));
-const emailSchema = z.string().trim().min(1);
+const prefixSchema = z.pipe(
+  z.string().check(z.trim(), z.regex(/^(\/|https?:\/\/)/i)),
+  z.transform((p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p)),
+);
+const emailSchema = z.string().check(z.trim(), z.minLength(1));
 /** A link target: an absolute http(s) URL (never javascript: or a relative path). */
-const siteUrlSchema = z
-  .string()
-  .trim()
-  .regex(/^https?:\/\//i)
-  .refine((url) => URL.canParse(url));
+const siteUrlSchema = z.string().check(
+  z.trim(),
+  z.regex(/^https?:\/\//i),
+  z.refine((url) => URL.canParse(url)),
+);
 
 /** A valid site URL from `value`, else `fallback`. */
 function siteUrl(value: unknown, fallback: string | null): string | null {

@@ -4,7 +4,7 @@
  * Money in integer cents.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from './zod';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
 import { apiRequest, type QueryParams } from './client';
 import { queryKeys } from './queryKeys';
@@ -62,7 +62,7 @@ export function isrSummaryErrorMessage(error: unknown): string {
 
 const rowsSchema = z.object({ rows: z.array(z.unknown()), total: wireInt });
 /** GET /isr-events: the rows, total and (servers that cap search counts) totalCapped. */
-const eventsPageSchema = rowsSchema.extend({ totalCapped: z.boolean().optional() });
+const eventsPageSchema = z.extend(rowsSchema, { totalCapped: z.optional(z.boolean()) });
 
 /** GET /isr-metrics/daily?from&to → rows {day, source, events, amountCents}. Rejects with ApiError. */
 export async function fetchIsrDaily(range: IsrRange, signal?: AbortSignal): Promise<IsrDailyRow[]> {

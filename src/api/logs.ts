@@ -3,7 +3,7 @@
  * the client's onUnauthorized handling (CONTRACT.md: any 401, Logs included).
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from './zod';
 import { listRequestParams, type ListQuery } from '../domain/list';
 import {
   LOGS_LIST,
@@ -23,9 +23,9 @@ export type LogsQuery = ListQuery<LogsFilters, LogsSortKey>;
 
 const logsSchema = z.object({
   rows: z.array(z.unknown()),
-  total: wireInt.optional(),
-  totalPages: wireInt.optional(),
-  totalCapped: z.boolean().optional(),
+  total: z.optional(wireInt),
+  totalPages: z.optional(wireInt),
+  totalCapped: z.optional(z.boolean()),
 });
 
 function toLogEntry(raw: WireObject, index: number): LogEntry {

@@ -4,7 +4,7 @@
  * GET /api/admin/clickbank/orders, POST /subscriptions/refresh and the action twins).
  */
 import { keepPreviousData, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from './zod';
 import { sortOrdersNewestFirst } from '../domain/detail';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
 import { buildSubscriptionsParams } from '../domain/query';
@@ -35,8 +35,8 @@ import {
 } from './wire';
 
 /** One wire subscription row → SubscriptionRow (amount: integer cents or null). */
-export const subscriptionRowSchema = z
-  .object({
+export const subscriptionRowSchema = z.pipe(
+  z.object({
     row_id: wireId,
     email: z.string(),
     name: wireString,
@@ -50,8 +50,8 @@ export const subscriptionRowSchema = z
     amount: wireInt,
     currency: wireString,
     updated_at: wireString,
-  })
-  .transform((r): SubscriptionRow => ({
+  }),
+  z.transform((r): SubscriptionRow => ({
     rowId: r.row_id,
     email: r.email,
     name: r.name,
@@ -65,12 +65,14 @@ export const subscriptionRowSchema = z
     amountCents: r.amount,
     currency: r.currency,
     updatedAt: r.updated_at,
-  }));
+  })),
+);
 
 /** GET /subscriptions answer {rows, total} → SubscriptionsPage (missing total = rows counted). */
-export const subscriptionsPageSchema = z
-  .object({ rows: z.array(subscriptionRowSchema), total: wireInt })
-  .transform((p): SubscriptionsPage => ({ rows: p.rows, total: p.total ?? p.rows.length }));
+export const subscriptionsPageSchema = z.pipe(
+  z.object({ rows: z.array(subscriptionRowSchema), total: wireInt }),
+  z.transform((p): SubscriptionsPage => ({ rows: p.rows, total: p.total ?? p.rows.length })),
+);
 
 /**
  * GET /subscriptions with page, pageSize, sortKey, sortDir and the non-empty filters of `q`
@@ -278,7 +280,7 @@ export function normaliseMarketplaceOrder(raw: WireObject): MarketplaceOrder {
 }
 
 const clickbankOrdersSchema = z.object({
-  local: z.object({ clickbank_details: z.array(z.unknown()).nullish() }).nullish(),
+  local: z.nullish(z.object({ clickbank_details: z.nullish(z.array(z.unknown())) })),
 });
 
 /**

@@ -11,7 +11,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from './zod';
 import { errorMessageOr, MESSAGES } from '../domain/messages';
 import { totalPages } from '../domain/paging';
 import { buildUsersParams } from '../domain/query';
@@ -37,8 +37,8 @@ import {
 } from './wire';
 
 /** One wire user row (snake_case, docs/api.md) → UserRow. row_id and email are required. */
-export const userRowSchema = z
-  .object({
+export const userRowSchema = z.pipe(
+  z.object({
     row_id: wireId,
     email: z.string(),
     provider: wireString,
@@ -51,8 +51,8 @@ export const userRowSchema = z
     expires_at: wireString,
     current_period_end: wireString,
     updated_at: wireString,
-  })
-  .transform((r): UserRow => ({
+  }),
+  z.transform((r): UserRow => ({
     rowId: r.row_id,
     email: r.email,
     provider: r.provider,
@@ -65,7 +65,8 @@ export const userRowSchema = z
     expiresAt: r.expires_at,
     currentPeriodEnd: r.current_period_end,
     updatedAt: r.updated_at,
-  }));
+  })),
+);
 
 /** GET /users answer {rows, total, totalPages} (total_pages accepted) before paging fallbacks. */
 export const usersPageSchema = z.object({
@@ -166,10 +167,13 @@ export function normaliseDiscourse(raw: unknown): DiscourseOutcome | null {
 }
 
 /** An action answer (§3 Action response, any JSON object) → ActionResult. */
-export const actionResultSchema = wireObject.transform((a): ActionResult => ({
-  discourse: normaliseDiscourse(a.discourse),
-  scheduledExpiresAt: readString(a.scheduled_expires_at ?? a.scheduledExpiresAt),
-}));
+export const actionResultSchema = z.pipe(
+  wireObject,
+  z.transform((a): ActionResult => ({
+    discourse: normaliseDiscourse(a.discourse),
+    scheduledExpiresAt: readString(a.scheduled_expires_at ?? a.scheduledExpiresAt),
+  })),
+);
 
 /** The wire body of an access action (§7): {email}, {email, until} or {email, date}. */
 export function accessActionBody(email: string, action: AccessAction): Record<string, string> {

@@ -4,42 +4,42 @@
  * the wrong kind reads as null rather than failing the whole answer. Structure (an object where
  * an object is due, a list where a list is due, a row's id) is still checked.
  */
-import { z } from 'zod';
+import { z } from './zod';
 import { readNumber } from '../domain/stats';
 
 /** Any value → string | null: strings as sent (blank → null), finite numbers stringified. */
-export const wireString = z
-  .unknown()
-  .optional()
-  .transform((v): string | null => {
+export const wireString = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((v): string | null => {
     if (typeof v === 'string') return v.trim() ? v : null;
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     return null;
-  });
+  }),
+);
 
 /** Any value → whole number | null (rounded): counts and integer cents. */
-export const wireInt = z
-  .unknown()
-  .optional()
-  .transform((v): number | null => {
+export const wireInt = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((v): number | null => {
     const n = readNumber(v);
     return n === null ? null : Math.round(n) + 0;
-  });
+  }),
+);
 
 /** Any value → boolean | null: true/false, 1/0, 'true'/'false', '1'/'0'. */
-export const wireBool = z
-  .unknown()
-  .optional()
-  .transform((v): boolean | null => {
+export const wireBool = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((v): boolean | null => {
     if (typeof v === 'boolean') return v;
     if (v === 1 || v === '1' || v === 'true') return true;
     if (v === 0 || v === '0' || v === 'false') return false;
     return null;
-  });
+  }),
+);
 
 /** A required number: a finite number or a numeric string ('17'). */
-export const wireId = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+export const wireId = z.pipe(
+  z.transform((v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v)),
   z.number(),
 );
 

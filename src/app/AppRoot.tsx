@@ -10,7 +10,7 @@
 import { Suspense, useEffect, useEffectEvent } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { onUnauthorized } from '../api/client';
-import { PRODUCT_TITLE } from '../components/AppLayout';
+import { PRODUCT_TITLE } from '../components/AppLayout/brand';
 import { LOGIN_PATH, loginRedirectState } from '../screens/useLoginRedirect';
 import { RouteFallback } from './RouteFallback';
 

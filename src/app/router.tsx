@@ -15,13 +15,14 @@
  * | /maintenance    | MaintenanceScreen                        | yes   |
  * | * (unknown)     | redirect to / (replace)                  | —     |
  *
- * Guarded routes share the layout (AppShell). Screens load lazily, so the first bundle holds only
- * the router, the API layer and the shell; a 'Loading…' status shows while a screen's code loads.
+ * Guarded routes share the layout (AppShell). The shell and every screen load lazily, so the
+ * first bundle holds only the router and the API layer, and the sign-in page loads neither the
+ * layout (its dialogs, menus, live alerts) nor any screen but its own (issue 10 "Delivery"); a
+ * 'Loading…' status shows while the code loads.
  */
 import { lazy, type ComponentType } from 'react';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AppRoot, type RouteHandle } from './AppRoot';
-import { AppShell } from './AppShell';
 import { RequireAuth } from './RequireAuth';
 import { RouteError } from './RouteFallback';
 
@@ -36,25 +37,54 @@ function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazy(async () => ({ default: await load() }));
 }
 
+/**
+ * Loaders of the guarded screens by their first path segment under the basename ('' = the
+ * dashboard). import() fetches a module once, so a loader may run early (see AppShell).
+ */
+const screenLoaders = {
+  '': () => import('../screens/DashboardScreen').then((m) => m.DashboardScreen),
+  metrics: () => import('../screens/MetricsScreen').then((m) => m.MetricsScreen),
+  users: () => import('../screens/UsersScreen').then((m) => m.UsersScreen),
+  subscriptions: () => import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
+  isr: () => import('../screens/IsrScreen').then((m) => m.IsrScreen),
+  logs: () => import('../screens/LogsScreen').then((m) => m.LogsScreen),
+  settings: () => import('../screens/SettingsScreen').then((m) => m.SettingsScreen),
+  maintenance: () => import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
+};
+
+/**
+ * Starts loading the guarded screen of the address being opened (window.location under
+ * APP_BASENAME), if any; load errors are left to the screen's own lazy load to report.
+ */
+function preloadScreenOfLocation(): void {
+  const { pathname } = window.location;
+  if (!pathname.startsWith(APP_BASENAME)) return;
+  const segment = pathname.slice(APP_BASENAME.length).split('/')[0] ?? '';
+  if (Object.hasOwn(screenLoaders, segment)) {
+    screenLoaders[segment as keyof typeof screenLoaders]().catch(() => undefined);
+  }
+}
+
+/**
+ * The signed-in layout route. Loading it also starts loading the screen being opened, so the two
+ * chunks arrive together instead of one after the other (the screen's lazy load would otherwise
+ * start only once the shell has rendered its outlet): the dashboard's first paint waits for one
+ * round of requests, not two (issue 10 "Delivery", dashboard LCP).
+ */
+const AppShell = lazyScreen(() => {
+  preloadScreenOfLocation();
+  return import('./AppShell').then((m) => m.AppShell);
+});
+
 const LoginScreen = lazyScreen(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
-const DashboardScreen = lazyScreen(() =>
-  import('../screens/DashboardScreen').then((m) => m.DashboardScreen),
-);
-const SettingsScreen = lazyScreen(() =>
-  import('../screens/SettingsScreen').then((m) => m.SettingsScreen),
-);
-const UsersScreen = lazyScreen(() => import('../screens/UsersScreen').then((m) => m.UsersScreen));
-const SubscriptionsScreen = lazyScreen(() =>
-  import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
-);
-const MetricsScreen = lazyScreen(() =>
-  import('../screens/MetricsScreen').then((m) => m.MetricsScreen),
-);
-const IsrScreen = lazyScreen(() => import('../screens/IsrScreen').then((m) => m.IsrScreen));
-const LogsScreen = lazyScreen(() => import('../screens/LogsScreen').then((m) => m.LogsScreen));
-const MaintenanceScreen = lazyScreen(() =>
-  import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
-);
+const DashboardScreen = lazyScreen(screenLoaders['']);
+const SettingsScreen = lazyScreen(screenLoaders.settings);
+const UsersScreen = lazyScreen(screenLoaders.users);
+const SubscriptionsScreen = lazyScreen(screenLoaders.subscriptions);
+const MetricsScreen = lazyScreen(screenLoaders.metrics);
+const IsrScreen = lazyScreen(screenLoaders.isr);
+const LogsScreen = lazyScreen(screenLoaders.logs);
+const MaintenanceScreen = lazyScreen(screenLoaders.maintenance);
 
 /** Titles of the guarded screens (§2), also used for the document title. */
 const titles = {
