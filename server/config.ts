@@ -182,7 +182,8 @@ async function jwtSecret(env: Env, dataDir: string): Promise<Uint8Array> {
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
- * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000. Rejects with ConfigError (naming the variable)
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, DATABASE_URL (PostgreSQL instead of PGlite),
+ * DATABASE_POOL_MAX 10. Rejects with ConfigError (naming the variable)
  * on any invalid value.
  */
 export async function loadConfig(env: Env = process.env): Promise<ServerConfig> {
@@ -260,7 +261,42 @@ export async function loadConfig(env: Env = process.env): Promise<ServerConfig> 
     clickbankSecretKey: text(env, 'CLICKBANK_SECRET_KEY'),
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
+    databaseUrl: databaseUrl(env),
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 2, 1000),
   };
+}
+
+/**
+ * DATABASE_URL (issue 10 item 6): a postgres:// or postgresql:// URL, or null when unset. The
+ * ConfigError for a bad value never repeats the value (it may hold a password).
+ */
+function databaseUrl(env: Env): string | null {
+  const raw = text(env, 'DATABASE_URL');
+  if (raw == null) return null;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/dbname',
+    );
+  }
+  return raw;
+}
+
+/** `url` with its password replaced by '***', for logs and messages ('' stays ''). */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unreadable URL)';
+  }
 }
 
 /** An http(s) base URL from `name` (default `fallback`), without trailing slashes; ConfigError otherwise. */

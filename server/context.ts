@@ -70,6 +70,13 @@ export interface ServerConfig {
   logRetentionDays?: number;
   /** At most this many log rows are kept, the oldest deleted first (LOG_MAX_ROWS, default 1 000 000). */
   logMaxRows?: number;
+  /**
+   * PostgreSQL to run on instead of the embedded PGlite in DATA_DIR (DATABASE_URL, a postgres:// or
+   * postgresql:// URL; default null = PGlite). Holds the password: never log it (see redactDatabaseUrl).
+   */
+  databaseUrl?: string | null;
+  /** Most connections of the PostgreSQL pool (DATABASE_POOL_MAX, default 10; 2–1000). */
+  databasePoolMax?: number;
 }
 
 /** Dependencies handed to every route factory. */

@@ -11,7 +11,7 @@ import type { Db } from './db/types';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, redactDatabaseUrl } from './config';
 import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
 import { createLogger, flushDbLogs, startLogRetention } from './logging';
@@ -76,9 +76,18 @@ export async function startServer(
   const log = options.log ?? createLogger(config.logLevel);
   const now = options.now ?? (() => new Date());
   const started = performance.now();
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, {
+    databaseUrl: config.databaseUrl,
+    poolMax: config.databasePoolMax,
+    onBackgroundError: (message, err) => log.warn({ err: err.message }, message),
+  });
   log.info(
-    { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
+    {
+      ...(config.databaseUrl
+        ? { database: redactDatabaseUrl(config.databaseUrl), poolMax: config.databasePoolMax ?? 10 }
+        : { dataDir: config.dataDir }),
+      ms: Math.round(performance.now() - started),
+    },
     'database open',
   );
   try {
