@@ -53,11 +53,22 @@ export async function seedIfEmpty(
     { customers: config.seedCustomers, seed: config.seedValue },
     'empty database: seeding demo data',
   );
-  const summary = await seedDemoData(db, {
-    customers: config.seedCustomers,
-    seed: config.seedValue,
-    now,
-  });
+  let summary: Awaited<ReturnType<typeof seedDemoData>>;
+  try {
+    summary = await seedDemoData(db, {
+      customers: config.seedCustomers,
+      seed: config.seedValue,
+      now,
+    });
+  } catch (err) {
+    // Another instance over the same PostgreSQL seeded first (the seed waits for it): leave it be.
+    const again = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
+    if ((again.rows[0]?.n ?? 0) > 0) {
+      log.info({ customers: again.rows[0]?.n }, 'another instance seeded the database');
+      return;
+    }
+    throw err;
+  }
   log.info(
     summary,
     `seeded ${summary.customers} customers in ${(summary.durationMs / 1000).toFixed(1)} s`,
