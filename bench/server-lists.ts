@@ -12,6 +12,8 @@
  *   npx tsx bench/server-lists.ts --explain        # also print the plan of every list query
  *   BENCH_DATA_DIR=/tmp/bench-db npx tsx bench/server-lists.ts   # keep the seeded database on disk
  *                                                   # and reuse it on the next run (seeding 100k is slow)
+ *   DATABASE_URL=postgres://… npx tsx bench/server-lists.ts   # the same on a real PostgreSQL (an
+ *                                                   # empty database, or one this bench seeded)
  *
  * --explain records the SQL the handlers send (a recording proxy around the database), prints
  * EXPLAIN for each query and adds the scans each one uses (indexes, or a Seq Scan) to the results
@@ -36,8 +38,11 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const dataDir = process.env.BENCH_DATA_DIR ?? 'memory';
-  const db = await openDatabase(dataDir);
+  const databaseUrl = process.env.DATABASE_URL?.trim() || null;
+  const dataDir = databaseUrl
+    ? `PostgreSQL ${new URL(databaseUrl).host}`
+    : (process.env.BENCH_DATA_DIR ?? 'memory');
+  const db = await openDatabase(databaseUrl ? 'memory' : dataDir, { databaseUrl });
   const tOpen = performance.now();
   const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
   const have = existing.rows[0]?.n ?? 0;

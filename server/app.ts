@@ -57,8 +57,41 @@ function zodIssues(err: unknown): ZodLikeIssue[] | null {
 }
 
 /** True for errors that mean the embedded database cannot be used at all (closed, not ready). */
-function isDatabaseDown(err: unknown): boolean {
-  return err instanceof Error && /PGlite is closed|database is closed|not ready/i.test(err.message);
+/** Error codes of a PostgreSQL server that cannot answer: connection exceptions (08…), shutdown or start-up (57P01–57P03), too many connections (53300). */
+const PG_DOWN_CODES = /^(08\d{3}|08P01|57P0[1-3]|53300)$/;
+/** Node socket errors of an unreachable database server. */
+const NET_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+
+/**
+ * Whether `err` means the database cannot be reached (→ 503 db_unavailable, not 500): a closed
+ * PGlite or pool ("database is closed"), or a PostgreSQL server that refuses, drops or times out
+ * connections (issue 10 item 6).
+ */
+export function isDatabaseDown(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (
+    /PGlite is closed|database is closed|not ready|Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end/i.test(
+      err.message,
+    )
+  ) {
+    return true;
+  }
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (PG_DOWN_CODES.test(code) || NET_DOWN_CODES.has(code))) {
+    return true;
+  }
+  // node-postgres reports a refused connection to a host with several addresses as an AggregateError.
+  if (err instanceof AggregateError) return err.errors.some((e) => isDatabaseDown(e));
+  return false;
 }
 
 const HTTP_CODES: Record<number, string> = {

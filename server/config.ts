@@ -284,7 +284,8 @@ function randomClickbankKey(): string {
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
- * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, DATABASE_URL (PostgreSQL instead of PGlite),
+ * DATABASE_POOL_MAX 10, STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
  * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
  * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
  * OUTBOX_MAX_ATTEMPTS 12, OUTBOX_POLL_MS 5000, OUTBOX_WAIT_MS 2000, EXPIRATION_INTERVAL_S 300 (0 = no
@@ -455,6 +456,8 @@ export async function loadConfig(
       waitMs: integer(env, 'OUTBOX_WAIT_MS', 2000, 0, 30_000),
     },
     expirationIntervalS: integer(env, 'EXPIRATION_INTERVAL_S', 300, 0, 7 * 86_400),
+    databaseUrl: databaseUrl(env),
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 2, 1000),
   };
   if (givenHash != null) {
     config.adminPasswordHash = givenHash;
@@ -471,6 +474,39 @@ export async function loadConfig(
   }
 
   return config;
+}
+
+/**
+ * DATABASE_URL (issue 10 item 6): a postgres:// or postgresql:// URL, or null when unset. The
+ * ConfigError for a bad value never repeats the value (it may hold a password).
+ */
+function databaseUrl(env: Env): string | null {
+  const raw = text(env, 'DATABASE_URL');
+  if (raw == null) return null;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/dbname',
+    );
+  }
+  return raw;
+}
+
+/** `url` with its password replaced by '***', for logs and messages ('' stays ''). */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unreadable URL)';
+  }
 }
 
 /** An http(s) base URL from `name` (default `fallback`), without trailing slashes; ConfigError otherwise. */

@@ -129,6 +129,13 @@ export interface ServerConfig {
   outbox?: { maxAttempts?: number; pollMs?: number; waitMs?: number };
   /** Seconds between scheduled expiration runs (EXPIRATION_INTERVAL_S, default 300; 0 = off). */
   expirationIntervalS?: number;
+  /**
+   * PostgreSQL to run on instead of the embedded PGlite in DATA_DIR (DATABASE_URL, a postgres:// or
+   * postgresql:// URL; default null = PGlite). Holds the password: never log it (see redactDatabaseUrl).
+   */
+  databaseUrl?: string | null;
+  /** Most connections of the PostgreSQL pool (DATABASE_POOL_MAX, default 10; 2–1000). */
+  databasePoolMax?: number;
 }
 
 /** Dependencies handed to every route factory. */

@@ -12,7 +12,13 @@ import type { Db } from './db/types';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { ConfigError, ensurePrivateDataDir, isLoopbackHost, loadConfig } from './config';
+import {
+  ConfigError,
+  ensurePrivateDataDir,
+  isLoopbackHost,
+  loadConfig,
+  redactDatabaseUrl,
+} from './config';
 import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
 import { createLiveHub } from './live/hub';
@@ -57,11 +63,22 @@ export async function seedIfEmpty(
     { customers: config.seedCustomers, seed: config.seedValue },
     'empty database: seeding demo data',
   );
-  const summary = await seedDemoData(db, {
-    customers: config.seedCustomers,
-    seed: config.seedValue,
-    now,
-  });
+  let summary: Awaited<ReturnType<typeof seedDemoData>>;
+  try {
+    summary = await seedDemoData(db, {
+      customers: config.seedCustomers,
+      seed: config.seedValue,
+      now,
+    });
+  } catch (err) {
+    // Another instance over the same PostgreSQL seeded first (the seed waits for it): leave it be.
+    const again = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
+    if ((again.rows[0]?.n ?? 0) > 0) {
+      log.info({ customers: again.rows[0]?.n }, 'another instance seeded the database');
+      return;
+    }
+    throw err;
+  }
   log.info(
     summary,
     `seeded ${summary.customers} customers in ${(summary.durationMs / 1000).toFixed(1)} s`,
@@ -107,9 +124,18 @@ export async function startServer(
   if (config.dataDir !== 'memory') {
     await ensurePrivateDataDir(config.dataDir, (message) => log.warn(message));
   }
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, {
+    databaseUrl: config.databaseUrl,
+    poolMax: config.databasePoolMax,
+    onBackgroundError: (message, err) => log.warn({ err: err.message }, message),
+  });
   log.info(
-    { dataDir: config.dataDir, ms: Math.round(performance.now() - started) },
+    {
+      ...(config.databaseUrl
+        ? { database: redactDatabaseUrl(config.databaseUrl), poolMax: config.databasePoolMax ?? 10 }
+        : { dataDir: config.dataDir }),
+      ms: Math.round(performance.now() - started),
+    },
     'database open',
   );
   try {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, NotifyListener, Results, Tx } from './types';
+import { PgPoolDb } from './postgres';
 
 export type { Db, Queryable, Results, Tx } from './types';
 
@@ -81,8 +82,50 @@ export class PgliteDb implements Db {
   }
 }
 
-/** Opens (creating when needed) the database at `dataDir`, or in memory for 'memory', and migrates it. */
-export async function openDatabase(dataDir: string): Promise<Db> {
+/** How openDatabase reaches a real PostgreSQL instead of PGlite. */
+export interface OpenDatabaseOptions {
+  /** A postgres:// URL (DATABASE_URL): when set, the server runs on that PostgreSQL through a pool. */
+  databaseUrl?: string | null;
+  /** Most pool connections (DATABASE_POOL_MAX, default 10). */
+  poolMax?: number;
+  /** Errors that belong to no request (a dropped idle or LISTEN connection), for the log. */
+  onBackgroundError?: (message: string, err: Error) => void;
+}
+
+/**
+ * Opens and migrates the database (issue 10 item 6):
+ * - `options.databaseUrl` set → PostgreSQL through a node-postgres pool (PgPoolDb); migrations
+ *   run under a PostgreSQL advisory lock, so instances starting together migrate once;
+ * - else PGlite at `dataDir` (created when needed), or in memory for 'memory'.
+ *
+ * Tests: with TEST_DATABASE_URL set (a postgres:// URL of a server the tests may create databases
+ * on), `openDatabase('memory')` opens a FRESH, migrated PostgreSQL database there instead of an
+ * in-memory PGlite, dropped again by close() (server/db/testDatabase.ts). Rejects when the
+ * database cannot be reached or a migration fails.
+ */
+export async function openDatabase(
+  dataDir: string,
+  options: OpenDatabaseOptions = {},
+): Promise<Db> {
+  if (options.databaseUrl) {
+    const db = new PgPoolDb({
+      connectionString: options.databaseUrl,
+      max: options.poolMax,
+      onBackgroundError: options.onBackgroundError,
+    });
+    try {
+      await db.withSessionLock(MIGRATION_LOCK, () => migrate(db));
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return db;
+  }
+  const testUrl = process.env.TEST_DATABASE_URL;
+  if (dataDir === 'memory' && testUrl) {
+    const { openTestDatabase } = await import('./testDatabase');
+    return openTestDatabase(testUrl);
+  }
   const pglite =
     dataDir === 'memory' ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });
   await pglite.waitReady;
@@ -91,6 +134,9 @@ export async function openDatabase(dataDir: string): Promise<Db> {
   await migrate(db);
   return db;
 }
+
+/** pg_advisory_lock key (two int4) held while one instance migrates a PostgreSQL database: 'mg' 1. */
+export const MIGRATION_LOCK: readonly [number, number] = [0x6d67, 1];
 
 /** Applies every migration not yet recorded; returns the versions applied now. */
 export async function migrate(db: Db): Promise<string[]> {

@@ -2,12 +2,13 @@
  * The expiration run as a job (specification §2 Maintenance "Expire cancelled access", §4
  * "Only one action runs at a time"; issue 8 "Expiration apply"):
  *
- * - a real run (dryRun false) cannot run twice at once, per database: a second start while one
- *   runs is refused with 409 `{error:'conflict', message:'An expiration run is already running…'}`
- *   — within this process by the in-memory state below (which also gives the running run's start
- *   instant), and across server instances by the database advisory lock the run's transaction takes
- *   (EXPIRATION_LOCK_KEY in server/access/expiration.ts), so console runs and scheduler runs
- *   (trigger 'scheduler', server/maintenance/scheduler.ts) of all instances exclude each other;
+ * - a real run (dryRun false) cannot run twice at once, per database — also across several server
+ *   instances over one PostgreSQL: a second start while one runs is refused with 409
+ *   `{error:'conflict', message:'An expiration run is already running…'}`. The whole job holds the
+ *   run lock of server/db/lock.ts (EXPIRATION_RUN_LOCK; in-process on PGlite), and the run's own
+ *   transaction also takes the advisory lock EXPIRATION_LOCK_KEY (server/access/expiration.ts), so
+ *   console runs and scheduler runs (trigger 'scheduler', server/maintenance/scheduler.ts) of all
+ *   instances exclude each other;
  * - dry runs never write and may run any time; the dry run and the real run select with the same
  *   condition (server/access/expiration.ts: mg_status active AND expires_at ≤ now), so a real run
  *   applies what a dry run at that moment previews, and a dry run right after shows 0;
@@ -19,6 +20,7 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { runExpiration, type ExpirationResult } from '../access/expiration';
 import { invalidateStatsCache } from '../stats/cache';
+import { EXPIRATION_RUN_LOCK, isLockHeld, tryExclusive } from '../db/lock';
 
 /** What GET /maintenance/diag reports about the last real expiration run. Instants ISO UTC. */
 export interface ExpirationRunRecord {
@@ -39,6 +41,8 @@ export interface ExpirationRunRecord {
 
 /** The `meta` key that keeps the last run (JSON). */
 export const LAST_RUN_META_KEY = 'expiration_last_run';
+/** The `meta` key naming the run in progress ({started_at, trigger}), for other instances' 409 and status. */
+export const RUNNING_META_KEY = 'expiration_running';
 
 interface JobState {
   running: { started_at: string; trigger: string } | null;
@@ -73,7 +77,21 @@ export async function expirationJobStatus(
       last = null;
     }
   }
-  return { running: s.running, last_run: last };
+  return { running: s.running ?? (await runningElsewhere(db)), last_run: last };
+}
+
+/** The run another instance is doing now (its meta record while it holds the lock), else null. */
+async function runningElsewhere(db: Db): Promise<JobState['running']> {
+  try {
+    if (!(await isLockHeld(db, EXPIRATION_RUN_LOCK))) return null;
+    const r = await db.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [
+      RUNNING_META_KEY,
+    ]);
+    const raw = r.rows[0]?.value;
+    return raw ? (JSON.parse(raw) as NonNullable<JobState['running']>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -87,21 +105,33 @@ export async function runExpirationJob(
 ): Promise<ExpirationResult> {
   if (opts.dryRun) return runExpiration(deps, { dryRun: true });
   const s = stateOf(deps.db);
-  if (s.running) {
-    throw new ApiError(
-      409,
-      'conflict',
-      `An expiration run is already running (started ${s.running.started_at}); try again when it has finished`,
-      {
-        running_since: s.running.started_at,
-      },
-    );
-  }
   const trigger = opts.trigger ?? 'console';
+  const outcome = await tryExclusive(deps.db, EXPIRATION_RUN_LOCK, () =>
+    runHoldingLock(deps, s, trigger, opts.waitMs),
+  );
+  if (outcome.acquired) return outcome.value;
+  const running = s.running ?? (await runningElsewhere(deps.db));
+  const since = running?.started_at ?? 'just now';
+  throw new ApiError(
+    409,
+    'conflict',
+    `An expiration run is already running (started ${since}); try again when it has finished`,
+    running ? { running_since: running.started_at } : {},
+  );
+}
+
+/** The real run, while this instance holds the run lock: records the outcome (also on failure, then rethrows). */
+async function runHoldingLock(
+  deps: AppDeps,
+  s: JobState,
+  trigger: string,
+  waitMs: number | undefined,
+): Promise<ExpirationResult> {
   const startedAt = deps.now().toISOString();
   s.running = { started_at: startedAt, trigger };
+  await setMeta(deps, RUNNING_META_KEY, JSON.stringify(s.running));
   try {
-    const result = await runExpiration(deps, { dryRun: false, trigger, waitMs: opts.waitMs });
+    const result = await runExpiration(deps, { dryRun: false, trigger, waitMs });
     // Revocations move the dashboard figures: drop the cached ones (server/stats/cache.ts).
     if (result.affected_count > 0) await invalidateStatsCache(deps);
     await record(deps, s, {
@@ -141,17 +171,22 @@ export async function runExpirationJob(
   }
 }
 
-async function record(deps: AppDeps, s: JobState, rec: ExpirationRunRecord): Promise<void> {
-  s.last = rec;
+/** Upserts a `meta` row; a failure is logged, not thrown (the run itself matters more). */
+async function setMeta(deps: AppDeps, key: string, value: string): Promise<void> {
   try {
     await deps.db.query(
       'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
-      [LAST_RUN_META_KEY, JSON.stringify(rec)],
+      [key, value],
     );
   } catch (err) {
     deps.log.warn(
-      { err: err instanceof Error ? err.message : String(err) },
-      'could not keep the last expiration run',
+      { err: err instanceof Error ? err.message : String(err), key },
+      'could not write the expiration job state',
     );
   }
+}
+
+async function record(deps: AppDeps, s: JobState, rec: ExpirationRunRecord): Promise<void> {
+  s.last = rec;
+  await setMeta(deps, LAST_RUN_META_KEY, JSON.stringify(rec));
 }

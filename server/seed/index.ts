@@ -37,6 +37,41 @@ async function copyRows(tx: Tx, table: string, columns: string, data: string): P
 }
 
 /** Tables the seed fills, vacuumed and analysed once it has committed. */
+/** pg_advisory_xact_lock key serialising seeding across server instances: 'mg' 4. */
+const SEED_LOCK = [0x6d67, 4] as const;
+
+/** The bulk-loaded tables whose user triggers (roll-ups, row counts) are off during the COPY. */
+const TRIGGERED_TABLES = [
+  'customers',
+  'subscriptions',
+  'members',
+  'subscription_events',
+  'clickbank_orders',
+  'isr_events',
+];
+
+/**
+ * Turns row triggers off for the rest of `tx` → the function that turns them on again.
+ * `session_replication_role = replica` (every trigger, foreign-key checks included) needs a
+ * superuser, or the SET privilege on it (PostgreSQL 15+); PGlite and a superuser have it. A plain
+ * database owner on a real PostgreSQL gets `ALTER TABLE … DISABLE TRIGGER USER` instead (the
+ * roll-up and count triggers off; foreign keys still checked, which the COPY order satisfies).
+ */
+async function triggersOff(tx: Tx): Promise<() => Promise<void>> {
+  await tx.exec('SAVEPOINT seed_triggers');
+  try {
+    await tx.exec('SET LOCAL session_replication_role = replica');
+    await tx.exec('RELEASE SAVEPOINT seed_triggers');
+    return () => tx.exec('SET LOCAL session_replication_role = origin');
+  } catch {
+    await tx.exec('ROLLBACK TO SAVEPOINT seed_triggers');
+    for (const t of TRIGGERED_TABLES) await tx.exec(`ALTER TABLE ${t} DISABLE TRIGGER USER`);
+    return async () => {
+      for (const t of TRIGGERED_TABLES) await tx.exec(`ALTER TABLE ${t} ENABLE TRIGGER USER`);
+    };
+  }
+}
+
 const VACUUMED_TABLES = [
   'customers',
   'subscriptions',
@@ -107,6 +142,9 @@ export async function seedDemoData(
   };
 
   await db.transaction(async (tx) => {
+    // Server instances starting together on one empty PostgreSQL seed one after the other: the
+    // later one waits here, then finds the data and refuses (seedIfEmpty then leaves it be).
+    await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [SEED_LOCK[0], SEED_LOCK[1]]);
     const existing = await tx.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM customers)::int + (SELECT count(*) FROM subscriptions)::int
             + (SELECT count(*) FROM members)::int + (SELECT count(*) FROM subscription_events)::int
@@ -120,7 +158,7 @@ export async function seedDemoData(
     const gen = new DemoGenerator({ customers: opts.customers, seed, anchorDayMs });
     // Row triggers (the metrics roll-ups of migration 005, foreign-key checks) are off for the bulk
     // COPY of generated, consistent rows; the roll-ups are rebuilt in one pass afterwards.
-    await tx.exec('SET LOCAL session_replication_role = replica');
+    const triggersOn = await triggersOff(tx);
     // isr_events' secondary indexes (a trigram GIN among them) build several times faster in one
     // pass than row by row: drop them for the COPY and recreate them from their own definitions.
     const isrIndexes = await tx.query<{ name: string; def: string }>(
@@ -146,7 +184,7 @@ export async function seedDemoData(
       summary.isrEvents += batch.counts.isrEvents;
     }
     for (const ix of isrIndexes.rows) await tx.exec(ix.def);
-    await tx.exec('SET LOCAL session_replication_role = origin');
+    await triggersOn();
     await tx.query('SELECT metrics_rollup_rebuild()');
     // The ISR roll-ups' statement triggers (006) were off for the COPY too.
     await tx.query('SELECT isr_rollup_rebuild()');

@@ -45,7 +45,10 @@ export function testDeps(db: Db, now: Date, overrides: Partial<ServerConfig> = {
   };
 }
 
-/** Opens a fresh migrated in-memory database (about 3 s on these machines: share one per file). */
+/**
+ * Opens a fresh migrated database (share one per file): an in-memory PGlite (about 3 s on these
+ * machines), or with TEST_DATABASE_URL a new database on that PostgreSQL, dropped on close().
+ */
 export function freshDb(): Promise<Db> {
   return openDatabase('memory');
 }

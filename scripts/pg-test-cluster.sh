@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# A throw-away PostgreSQL cluster for the server tests (issue 10 item 6).
+#
+#   scripts/pg-test-cluster.sh start   initdb (once) + start; prints TEST_DATABASE_URL=postgres://…
+#   scripts/pg-test-cluster.sh url     prints the URL of the running cluster
+#   scripts/pg-test-cluster.sh stop    stops it and deletes its folder
+#
+# Needs Debian's `postgresql` package (initdb, pg_ctl under /usr/lib/postgresql/<version>/bin,
+# or on PATH). Works as root (the cluster then runs as the `postgres` user, which initdb requires)
+# and as any other user (the cluster runs as that user). It listens on 127.0.0.1 at a free port
+# and on a Unix socket in its folder, trusts local connections (test data only, never production)
+# and trades durability for speed (fsync off). The folder is PG_TEST_DIR, default
+# ${TMPDIR:-/tmp}/mg-pgtest-<uid>-<checksum of this checkout's path>, so each checkout has its own.
+set -euo pipefail
+
+cmd="${1:-}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+sum="$(printf '%s' "$root" | cksum | cut -d' ' -f1)"
+dir="${PG_TEST_DIR:-${TMPDIR:-/tmp}/mg-pgtest-$(id -u)-$sum}"
+data="$dir/data"
+
+find_bin() {
+  local name="$1" candidate
+  if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/$name" ]; then
+    echo "$(pg_config --bindir)/$name"
+    return
+  fi
+  # Debian keeps the server programs out of PATH, one folder per major version: take the newest.
+  candidate="$(ls -d /usr/lib/postgresql/*/bin/"$name" 2>/dev/null | sort -V | tail -n 1 || true)"
+  if [ -n "$candidate" ]; then
+    echo "$candidate"
+    return
+  fi
+  if command -v "$name" >/dev/null 2>&1; then
+    command -v "$name"
+    return
+  fi
+  echo "pg-test-cluster: $name not found. Install PostgreSQL (Debian: apt-get install -y postgresql)." >&2
+  exit 3
+}
+
+# Runs a command as the cluster's owner: `postgres` when we are root, else ourselves.
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then
+    if command -v runuser >/dev/null 2>&1; then
+      runuser -u postgres -- "$@"
+    else
+      su postgres -s /bin/sh -c "$(printf '%q ' "$@")"
+    fi
+  else
+    "$@"
+  fi
+}
+
+url() {
+  local port
+  port="$(cat "$dir/port")"
+  echo "postgres://postgres@127.0.0.1:$port/postgres"
+}
+
+free_port() {
+  node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+}
+
+case "$cmd" in
+  start)
+    initdb="$(find_bin initdb)"
+    pg_ctl="$(find_bin pg_ctl)"
+    if [ -f "$data/postmaster.pid" ] && as_owner "$pg_ctl" -D "$data" status >/dev/null 2>&1; then
+      echo "TEST_DATABASE_URL=$(url)"
+      exit 0
+    fi
+    mkdir -p "$dir"
+    if [ "$(id -u)" = 0 ]; then
+      id postgres >/dev/null 2>&1 || {
+        echo "pg-test-cluster: running as root needs the postgres user (apt-get install -y postgresql)" >&2
+        exit 3
+      }
+      chown postgres: "$dir"
+      chmod 700 "$dir"
+    fi
+    if [ ! -f "$data/PG_VERSION" ]; then
+      as_owner "$initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+        >"$dir/initdb.log" 2>&1 || {
+        cat "$dir/initdb.log" >&2
+        exit 1
+      }
+    fi
+    free_port >"$dir/port"
+    [ "$(id -u)" = 0 ] && chown postgres: "$dir/port"
+    port="$(cat "$dir/port")"
+    as_owner "$pg_ctl" -D "$data" -l "$dir/server.log" -w -t 60 start -o \
+      "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=128MB" \
+      >/dev/null || {
+      cat "$dir/server.log" >&2
+      exit 1
+    }
+    echo "TEST_DATABASE_URL=$(url)"
+    ;;
+  url)
+    [ -f "$dir/port" ] || {
+      echo "pg-test-cluster: no cluster in $dir (run start first)" >&2
+      exit 1
+    }
+    url
+    ;;
+  stop)
+    if [ -f "$data/PG_VERSION" ]; then
+      pg_ctl="$(find_bin pg_ctl)"
+      as_owner "$pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$dir"
+    ;;
+  *)
+    echo "usage: $0 start|url|stop" >&2
+    exit 2
+    ;;
+esac

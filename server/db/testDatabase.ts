@@ -1,0 +1,98 @@
+/**
+ * Fresh PostgreSQL databases for tests (TEST_DATABASE_URL; see openDatabase('memory')).
+ *
+ * Every call creates its own database `mgtest_<pid>_<n>_<random>` on the server of
+ * TEST_DATABASE_URL, so test files stay isolated and may run in parallel, and drops it (WITH
+ * FORCE) when the returned Db is closed. To keep that fast, the migrations are applied once per
+ * migration set into a template database `mgtest_tpl_<hash of the migration files>`, which every
+ * fresh database copies (CREATE DATABASE … TEMPLATE); migrate() then finds nothing left to do.
+ * Creating from a template needs it free of connections, so creation is serialised across
+ * processes by an advisory lock on the maintenance connection. The URL's user must be allowed to
+ * create databases (the throw-away cluster of scripts/pg-test-cluster.sh connects as its superuser).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrate } from './index';
+import { PgPoolDb } from './postgres';
+import type { Db } from './types';
+
+const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** Advisory lock key serialising template creation and copies: 'mg' 2. */
+const TEMPLATE_LOCK = [0x6d67, 2] as const;
+let counter = 0;
+/** The URL of each open test database (for a second pool on the same database: two "instances"). */
+const urls = new WeakMap<Db, string>();
+
+/** The postgres:// URL of a database opened by openTestDatabase, or null for any other Db. */
+export function testDatabaseUrl(db: Db): string | null {
+  return urls.get(db) ?? null;
+}
+
+function migrationsHash(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(migrationsDir).sort()) {
+    h.update(f);
+    h.update(readFileSync(path.join(migrationsDir, f)));
+  }
+  return h.digest('hex').slice(0, 12);
+}
+
+/** `url` pointing at database `name` instead. */
+function urlFor(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A fresh migrated database on the server of `url`; closing the Db drops it. */
+export async function openTestDatabase(url: string): Promise<Db> {
+  const template = `mgtest_tpl_${migrationsHash()}`;
+  const name = `mgtest_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
+  await withAdmin(url, async (admin) => {
+    await admin.query('SELECT pg_advisory_lock($1, $2)', [...TEMPLATE_LOCK]);
+    try {
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+      if (exists.rowCount === 0) {
+        await admin.query(`CREATE DATABASE ${template}`);
+        const tpl = new PgPoolDb({ connectionString: urlFor(url, template), max: 2 });
+        try {
+          await migrate(tpl);
+        } catch (err) {
+          await tpl.close();
+          await admin.query(`DROP DATABASE ${template}`);
+          throw err;
+        }
+        await tpl.close();
+      }
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock($1, $2)', [...TEMPLATE_LOCK]);
+    }
+  });
+  const db = new PgPoolDb({ connectionString: urlFor(url, name) });
+  await migrate(db);
+  urls.set(db, urlFor(url, name));
+  const close = db.close.bind(db);
+  let dropped: Promise<void> | null = null;
+  db.close = () => {
+    dropped ??= (async () => {
+      await close();
+      await withAdmin(url, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    })();
+    return dropped;
+  };
+  return db;
+}
