@@ -1,0 +1,1 @@
+export { StreamStatus, streamStatusName, type StreamStatusProps } from './StreamStatus';
