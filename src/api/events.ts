@@ -11,6 +11,7 @@
  */
 import * as z from 'zod/mini';
 import { isLiveEventType, type LiveEvent, type LiveResource } from '../domain/live';
+import { parseUtc } from '../domain/format';
 import { apiUrl } from './client';
 import { queryKeys } from './queryKeys';
 
@@ -49,12 +50,13 @@ const wireCurrency = z.pipe(
   }),
 );
 
-/** An instant: a parseable date string kept as sent; anything else → null. */
+/**
+ * An instant → ISO 8601 UTC ('2026-11-20T11:59:00.000Z'). ISO with a zone and the contract's
+ * 'YYYY-MM-DD HH:MM[:SS]' (UTC) are accepted; anything else → null.
+ */
 const wireInstant = z.pipe(
   wireText,
-  z.transform((value): string | null =>
-    value !== null && Number.isFinite(Date.parse(value)) ? value : null,
-  ),
+  z.transform((value): string | null => parseUtc(value)?.toISOString() ?? null),
 );
 
 /** The JSON `id`: a string or a finite number, as text; anything else → null. */

@@ -31,10 +31,13 @@ import {
 import { readLiveMessage } from '../api/events';
 
 /** The part of EventSource the client uses, so tests and stories can pass a fake. */
-export type LiveEventSource = Pick<
-  EventSource,
-  'addEventListener' | 'removeEventListener' | 'close' | 'readyState'
->;
+export interface LiveEventSource {
+  /** 0 connecting, 1 open, 2 closed (EventSource's constants). */
+  readonly readyState: number;
+  addEventListener(type: 'open' | 'error' | 'message', listener: (event: Event) => void): void;
+  removeEventListener(type: 'open' | 'error' | 'message', listener: (event: Event) => void): void;
+  close(): void;
+}
 
 /** Opens the stream at `url`; the default is `new EventSource(url, {withCredentials: true})`. */
 export type EventSourceFactory = (url: string) => LiveEventSource;

@@ -12,7 +12,7 @@
  * open state with its handler.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { eventsStreamUrl, liveResourceQueryKey } from '../api/events';
 import { ALL_LIVE_RESOURCES, resourcesForLiveEvent, type LiveResource } from '../domain/live';
 import {
@@ -24,8 +24,10 @@ import {
   createCoalescer,
   createLiveEventsClient,
   type EventSourceFactory,
+  type LiveEventsClient,
   type LiveSnapshot,
   type NetworkWatcher,
+  type Timers,
 } from './liveEvents';
 import { playLiveAlert } from './useLiveAlerts';
 
@@ -52,42 +54,69 @@ export interface LiveEventsView extends LiveSnapshot {
 
 const playAlertSound = (sound: AlertSound) => alertSounds().play(sound);
 
+/** What {@link connectLiveEvents} needs besides the hook's options. */
+export interface ConnectLiveEventsOptions extends UseLiveEventsOptions {
+  /** The query cache whose figures live events refresh. */
+  queryClient: QueryClient;
+  /** The stream's URL (default eventsStreamUrl()). */
+  url?: string;
+  /** Timers for the back-off and the coalescing (default: the global ones). */
+  timers?: Timers;
+  /** Where problems are logged (default console.warn). */
+  warn?: (...args: unknown[]) => void;
+}
+
+/**
+ * Wires one page's live stream to the query cache and the alert sounds (see the module comment).
+ * Returns the client (not yet started) and a dispose function for the pending coalesced runs.
+ */
+export function connectLiveEvents({
+  queryClient,
+  url = eventsStreamUrl(),
+  createEventSource,
+  network,
+  timers,
+  warn,
+  isSoundEnabled = readSoundSetting,
+  play = playAlertSound,
+}: ConnectLiveEventsOptions): { client: LiveEventsClient; dispose: () => void } {
+  const invalidations = createCoalescer<LiveResource>(
+    (resource) => {
+      void queryClient.invalidateQueries({ queryKey: liveResourceQueryKey(resource) });
+    },
+    LIVE_INVALIDATION_WINDOW_MS,
+    timers,
+  );
+  const client = createLiveEventsClient({
+    url,
+    createEventSource,
+    network,
+    timers,
+    warn,
+    onEvent(event, info) {
+      if (info.isNewToPage) playLiveAlert(event, { isSoundEnabled, play, warn });
+      for (const resource of resourcesForLiveEvent(event.type)) invalidations.request(resource);
+    },
+    onReconnect() {
+      for (const resource of ALL_LIVE_RESOURCES) invalidations.request(resource);
+    },
+  });
+  return { client, dispose: () => invalidations.dispose() };
+}
+
 /**
  * Keeps the page's live stream open while mounted; see the module comment. The options are read
  * once, when the shell mounts (a change of sound setting needs no reconnect: it is read per event).
  */
 export function useLiveEvents(options: UseLiveEventsOptions = {}): LiveEventsView {
   const queryClient = useQueryClient();
-  const [live] = useState(() => {
-    const {
-      createEventSource,
-      network,
-      isSoundEnabled = readSoundSetting,
-      play = playAlertSound,
-    } = options;
-    const invalidations = createCoalescer<LiveResource>((resource) => {
-      void queryClient.invalidateQueries({ queryKey: liveResourceQueryKey(resource) });
-    }, LIVE_INVALIDATION_WINDOW_MS);
-    const client = createLiveEventsClient({
-      url: eventsStreamUrl(),
-      createEventSource,
-      network,
-      onEvent(event, info) {
-        if (info.isNewToPage) playLiveAlert(event, { isSoundEnabled, play });
-        for (const resource of resourcesForLiveEvent(event.type)) invalidations.request(resource);
-      },
-      onReconnect() {
-        for (const resource of ALL_LIVE_RESOURCES) invalidations.request(resource);
-      },
-    });
-    return { client, invalidations };
-  });
+  const [live] = useState(() => connectLiveEvents({ ...options, queryClient }));
 
   useEffect(() => {
     live.client.start();
     return () => {
       live.client.stop();
-      live.invalidations.dispose();
+      live.dispose();
     };
   }, [live]);
 

@@ -39,7 +39,7 @@ export interface LiveEvent {
   amountCents: number | null;
   /** ISO currency code of the amount (uppercase); null when not sent. */
   currency: string | null;
-  /** When it happened: an ISO 8601 UTC instant as sent; null when missing or unparseable. */
+  /** When it happened: an ISO 8601 UTC instant ('2026-11-20T11:59:00.000Z'); null when missing or unparseable. */
   at: string | null;
 }
 
