@@ -108,7 +108,7 @@ export type StreamState = 'connecting' | 'connected' | 'reconnecting' | 'offline
 /** The indicator's text of each state (also its accessible name, 'Live updates: <text>'). */
 export const STREAM_STATE_LABELS: Readonly<Record<StreamState, string>> = {
   connecting: 'Connecting…',
-  connected: 'Live',
+  connected: 'Connected',
   reconnecting: 'Reconnecting…',
   offline: 'Offline',
 };
