@@ -57,9 +57,10 @@ export function LiveFeedButton({
             Activity
           </span>
           {hasUnread ? (
-            <span className={styles.count} aria-hidden="true">
-              {unreadCount}
-            </span>
+            <>
+              {/* A space, so the visible text reads 'Activity 3' within the name (label in name). */}{' '}
+              <span className={styles.count}>{unreadCount}</span>
+            </>
           ) : null}
         </Button>
       </Popover.Trigger>
