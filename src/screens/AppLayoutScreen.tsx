@@ -136,7 +136,7 @@ export function AppLayoutScreen({ children, live }: AppLayoutScreenProps) {
               isOpen={live.isFeedOpen}
               onOpenChange={live.onFeedOpenChange}
               now={now}
-              isLabelHidden={isMobile}
+              streamState={live.state}
             />
           </>
         ) : undefined

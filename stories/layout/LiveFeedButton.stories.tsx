@@ -55,7 +55,7 @@ type Story = StoryObj<typeof meta>;
 export const Closed: Story = {
   play: async ({ canvas, canvasElement, args }) => {
     const button = canvas.getByRole('button', { name: 'Live activity' });
-    await expect(button).toHaveTextContent('Activity');
+    await expect(button).toHaveAttribute('title', 'Live activity');
     await expect(button).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(button);
     await expect(args.onOpenChange).toHaveBeenLastCalledWith(true);
@@ -127,12 +127,19 @@ export const OpenMany: Story = {
   },
 };
 
-/** Compact header (mobile): the icon and count only; the name stays and is the tooltip. */
-export const LabelHidden: Story = {
-  args: { unreadCount: 12, isLabelHidden: true },
+/**
+ * With the stream's state: the button also carries the state's icon, which a narrow header shows
+ * in place of the pulse (Layout/AppLayout LiveMobile); on its own the pulse shows.
+ */
+export const WithStreamState: Story = {
+  args: { unreadCount: 12, streamState: 'offline' },
   play: async ({ canvas }) => {
     const button = canvas.getByRole('button', { name: 'Live activity, 12 unread' });
     await expect(button).toHaveAttribute('title', 'Live activity, 12 unread');
-    await expect(canvas.getByText('Activity')).toHaveClass('visually-hidden');
+    await expect(button).toHaveAttribute('data-stream-state', 'offline');
+    const stateIcon = button.querySelector('[data-part="stream-icon"]');
+    await expect(stateIcon).toHaveAttribute('data-state', 'offline');
+    await expect(stateIcon).not.toBeVisible();
+    await expect(button.querySelector('[data-part="feed-icon"]')).toBeVisible();
   },
 };

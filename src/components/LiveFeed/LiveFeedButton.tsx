@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import * as Popover from '@radix-ui/react-popover';
-import type { LiveEvent } from '../../domain/live';
+import type { LiveEvent, StreamState } from '../../domain/live';
 import { Button } from '../Button';
+import { StreamStateIcon } from '../StreamStatus';
 import { LiveFeed } from './LiveFeed';
 import styles from './LiveFeedButton.module.css';
 
@@ -17,8 +18,12 @@ export interface LiveFeedButtonProps {
   onOpenChange: (isOpen: boolean) => void;
   /** The instant relative times are measured from. */
   now: Date;
-  /** Hides the visible 'Activity' text in a compact header; the accessible name stays. */
-  isLabelHidden?: boolean;
+  /**
+   * The live stream's state. When given, the button also carries the state's icon, hidden until a
+   * container shows it (`data-part="stream-icon"`) in place of the pulse icon (`data-part="feed-icon"`),
+   * e.g. in a narrow header that folds the stream indicator into this button.
+   */
+  streamState?: StreamState;
 }
 
 /** The button's accessible name: 'Live activity', or 'Live activity, 3 unread'. */
@@ -27,8 +32,9 @@ export function liveFeedButtonName(unreadCount: number): string {
 }
 
 /**
- * The header's way to the live activity feed (issue 9 Console): a button named 'Live activity'
- * (plus ', N unread' when events arrived since it was last opened, also shown as a count) that opens
+ * The header's way to the live activity feed (issue 9 Console): an icon button named (and titled)
+ * 'Live activity' (plus ', N unread' when events arrived since it was last opened, also shown as a
+ * count) that opens
  * a popover dialog 'Live activity' with the {@link LiveFeed}. The dialog closes on the button,
  * Escape, a click outside or its Close button, and focus returns to the button.
  */
@@ -38,7 +44,7 @@ export function LiveFeedButton({
   isOpen,
   onOpenChange,
   now,
-  isLabelHidden = false,
+  streamState,
 }: LiveFeedButtonProps) {
   const titleId = useId();
   const hasUnread = unreadCount > 0;
@@ -50,18 +56,14 @@ export function LiveFeedButton({
           className={styles.trigger}
           aria-label={liveFeedButtonName(unreadCount)}
           data-unread={hasUnread ? '' : undefined}
-          title={isLabelHidden ? liveFeedButtonName(unreadCount) : undefined}
+          data-stream-state={streamState}
+          title={liveFeedButtonName(unreadCount)}
         >
-          <ActivityIcon className={styles.icon} />
-          <span className={isLabelHidden ? 'visually-hidden' : styles.label} data-part="label">
-            Activity
-          </span>
-          {hasUnread ? (
-            <>
-              {/* A space, so the visible text reads 'Activity 3' within the name (label in name). */}{' '}
-              <span className={styles.count}>{unreadCount}</span>
-            </>
+          <ActivityIcon className={styles.icon} part="feed-icon" />
+          {streamState ? (
+            <StreamStateIcon state={streamState} className={styles.stateIcon} part="stream-icon" />
           ) : null}
+          {hasUnread ? <span className={styles.count}>{unreadCount}</span> : null}
         </Button>
       </Popover.Trigger>
       <Popover.Portal>
@@ -98,10 +100,11 @@ export function LiveFeedButton({
 }
 
 /** A pulse line: live activity. Decorative. */
-function ActivityIcon({ className }: { className?: string }) {
+function ActivityIcon({ className, part }: { className?: string; part?: string }) {
   return (
     <svg
       className={className}
+      data-part={part}
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"

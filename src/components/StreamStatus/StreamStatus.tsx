@@ -6,8 +6,9 @@ export interface StreamStatusProps {
   /** The live stream's state (src/domain/live.ts StreamState). */
   state: StreamState;
   /**
-   * Hides the visible text in a compact header; the accessible name stays and the text becomes a
-   * tooltip. (A container may also hide it with CSS through the text's `data-part="label"` hook.)
+   * Hides the visible text; the accessible name stays (also the tooltip). A container may also
+   * hide the text (`data-part="label"`) or the whole indicator (`data-part="stream-status"`) with
+   * CSS, e.g. in a narrow header where the Activity button shows the state's icon instead.
    */
   isLabelHidden?: boolean;
 }
@@ -31,9 +32,10 @@ export function StreamStatus({ state, isLabelHidden = false }: StreamStatusProps
       aria-label={name}
       className={styles.status}
       data-state={state}
-      title={isLabelHidden ? name : undefined}
+      data-part="stream-status"
+      title={name}
     >
-      <StateIcon state={state} />
+      <StreamStateIcon state={state} className={styles.icon} />
       <span className={isLabelHidden ? 'visually-hidden' : styles.label} data-part="label">
         <span className="visually-hidden">Live updates: </span>
         {STREAM_STATE_LABELS[state]}
@@ -42,15 +44,29 @@ export function StreamStatus({ state, isLabelHidden = false }: StreamStatusProps
   );
 }
 
-/** The state's icon: a distinct shape per state (not colour alone). Decorative. */
-function StateIcon({ state }: { state: StreamState }) {
+/** Props of {@link StreamStateIcon}. */
+export interface StreamStateIconProps {
+  /** The state drawn. */
+  state: StreamState;
+  /** Sizing class of the caller. */
+  className?: string;
+  /** A styling hook for containers (`data-part`). */
+  part?: string;
+}
+
+/**
+ * The state's icon: a distinct shape per state (a filled dot, a ring, a turning arrow, a crossed
+ * ring), drawn in the current text colour, so the state is never told by colour alone. Decorative.
+ */
+export function StreamStateIcon({ state, className, part }: StreamStateIconProps) {
   return (
     <svg
-      className={styles.icon}
+      className={className}
       viewBox="0 0 16 16"
       aria-hidden="true"
       focusable="false"
       data-state={state}
+      data-part={part}
     >
       {state === 'connected' ? (
         <>

@@ -1,1 +1,7 @@
-export { StreamStatus, streamStatusName, type StreamStatusProps } from './StreamStatus';
+export {
+  StreamStatus,
+  StreamStateIcon,
+  streamStatusName,
+  type StreamStatusProps,
+  type StreamStateIconProps,
+} from './StreamStatus';
