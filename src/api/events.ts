@@ -1,42 +1,153 @@
 /**
- * The live event stream (§7 GET /api/admin/events/stream; CONTRACT.md Live events): its URL and
- * the parsing of its messages. Opening it (EventSource with credentials) is the app's job.
+ * The live event stream (§7 GET /api/admin/events/stream; CONTRACT.md "Live events"): its URL, the
+ * zod/mini schema of its messages, and the query keys each event makes stale. Opening the stream
+ * (EventSource with credentials) is src/app's job (src/app/liveEvents.ts).
+ *
+ * A message is `id: <id>` plus `data: {"id", "type", "email", "provider", "amount_cents",
+ * "currency", "at"}`. Only `type` is required; a field of the wrong kind reads as null rather than
+ * dropping the event. Messages that are not JSON objects with a string type are malformed (§8:
+ * logged, never shown); a well-formed message of an unknown type is ignored silently, so a newer
+ * server can add types without noise.
  */
+import * as z from 'zod/mini';
+import { isLiveEventType, type LiveEvent, type LiveResource } from '../domain/live';
+import { parseUtc } from '../domain/format';
 import { apiUrl } from './client';
-import { asObject } from './wire';
+import { queryKeys } from './queryKeys';
 
-/** Event types the reference server emits (CONTRACT.md); others may arrive and are kept. */
-export type LiveEventType =
-  | 'subscription.new'
-  | 'subscription.renewal'
-  | 'subscription.cancelled'
-  | 'access.granted'
-  | 'access.revoked'
-  | 'isr.event';
-
-/** A live message: its type plus whatever else it carried. */
-export interface LiveEvent {
-  type: LiveEventType | (string & {});
-  data: Record<string, unknown>;
-}
+export type { LiveEvent, LiveEventType } from '../domain/live';
 
 /** The stream's URL: prefix + '/events/stream' (open with {withCredentials: true}). */
 export function eventsStreamUrl(): string {
   return apiUrl('/events/stream');
 }
 
+/** Text → trimmed text; blank, missing or not a string → null. */
+const wireText = z.pipe(
+  z.catch(z.optional(z.nullable(z.string())), null),
+  z.transform((value): string | null => {
+    const text = value?.trim() ?? '';
+    return text ? text : null;
+  }),
+);
+
+/** Integer cents: a number or a numeric string ('4700'), rounded; anything else → null. */
+const wireCents = z.pipe(
+  z.catch(z.optional(z.nullable(z.union([z.number(), z.string()]))), null),
+  z.transform((value): number | null => {
+    if (value === null || value === undefined) return null;
+    const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
+    return Number.isFinite(n) ? Math.round(n) + 0 : null;
+  }),
+);
+
+/** An ISO currency code, uppercased; anything that is not three letters → null. */
+const wireCurrency = z.pipe(
+  wireText,
+  z.transform((value): string | null => {
+    const code = value?.toUpperCase() ?? '';
+    return /^[A-Z]{3}$/.test(code) ? code : null;
+  }),
+);
+
 /**
- * A stream message's data → LiveEvent, or null when it is not JSON or has no string type
- * (§8: bad payloads are only logged, never shown).
+ * An instant → ISO 8601 UTC ('2026-11-20T11:59:00.000Z'). ISO with a zone and the contract's
+ * 'YYYY-MM-DD HH:MM[:SS]' (UTC) are accepted; anything else → null.
  */
-export function parseLiveEvent(data: string): LiveEvent | null {
-  let parsed: unknown;
+const wireInstant = z.pipe(
+  wireText,
+  z.transform((value): string | null => parseUtc(value)?.toISOString() ?? null),
+);
+
+/** The JSON `id`: a string or a finite number, as text; anything else → null. */
+const wireEventId = z.pipe(
+  z.catch(z.optional(z.nullable(z.union([z.string(), z.number()]))), null),
+  z.transform((value): string | null =>
+    typeof value === 'number'
+      ? Number.isFinite(value)
+        ? String(value)
+        : null
+      : value?.trim()
+        ? value.trim()
+        : null,
+  ),
+);
+
+/** A live message's `data:` JSON (CONTRACT.md "Live events"). Only a string `type` is required. */
+export const liveMessageSchema = z.object({
+  id: wireEventId,
+  type: z.pipe(
+    z.string(),
+    z.transform((value) => value.trim()),
+  ),
+  email: wireText,
+  provider: wireText,
+  amount_cents: wireCents,
+  currency: wireCurrency,
+  at: wireInstant,
+});
+
+/** The outcome of reading one stream message. */
+export type LiveMessage =
+  | { kind: 'event'; event: LiveEvent }
+  /** Well-formed, but a type this console does not know: ignored silently. */
+  | { kind: 'unknown-type'; type: string }
+  /** Not JSON, not an object, or no string type: logged only (§8). */
+  | { kind: 'malformed' };
+
+/**
+ * Reads one message: its `data` text and the `lastEventId` EventSource reports for it (the `id:`
+ * line; wins over the JSON id). Never throws.
+ */
+export function readLiveMessage(data: unknown, lastEventId?: string | null): LiveMessage {
+  if (typeof data !== 'string') return { kind: 'malformed' };
+  let json: unknown;
   try {
-    parsed = JSON.parse(data);
+    json = JSON.parse(data);
   } catch {
-    return null;
+    return { kind: 'malformed' };
   }
-  const bag = asObject(parsed);
-  const type = typeof bag?.type === 'string' ? bag.type.trim() : '';
-  return bag && type ? { type, data: bag } : null;
+  const parsed = liveMessageSchema.safeParse(json);
+  if (!parsed.success || parsed.data.type === '') return { kind: 'malformed' };
+  const message = parsed.data;
+  if (!isLiveEventType(message.type)) return { kind: 'unknown-type', type: message.type };
+  const streamId =
+    typeof lastEventId === 'string' && lastEventId.trim() ? lastEventId.trim() : null;
+  return {
+    kind: 'event',
+    event: {
+      id: streamId ?? message.id,
+      type: message.type,
+      email: message.email,
+      provider: message.provider,
+      amountCents: message.amount_cents,
+      currency: message.currency,
+      at: message.at,
+    },
+  };
+}
+
+/**
+ * A stream message's data → LiveEvent, or null when it is malformed or of an unknown type.
+ * (The shorter form of {@link readLiveMessage}.)
+ */
+export function parseLiveEvent(data: unknown, lastEventId?: string | null): LiveEvent | null {
+  const message = readLiveMessage(data, lastEventId);
+  return message.kind === 'event' ? message.event : null;
+}
+
+/** The query-key prefix of each live resource (invalidating it covers every page and filter). */
+export function liveResourceQueryKey(resource: LiveResource): readonly unknown[] {
+  switch (resource) {
+    case 'stats':
+      return queryKeys.stats();
+    case 'users':
+      return queryKeys.users.all();
+    case 'subscriptions':
+      return queryKeys.subscriptions.all();
+    case 'metrics':
+      return queryKeys.metrics.all();
+    case 'isr':
+      return queryKeys.isr.all();
+  }
 }

@@ -1,17 +1,13 @@
 /**
- * Live subscription alerts (§4 Sound alerts, §7 GET /api/admin/events/stream, §8; CONTRACT.md
- * Live events). While signed in, the console listens to the server-sent event stream; a
- * 'subscription.new' message plays the new-subscription sound and 'subscription.renewal' the
- * renewal sound, unless sound is off. Blocked playback, stream errors and bad payloads are only
- * logged with console.warn, never shown. The stream closes when the shell unmounts (log out, 401).
+ * Live subscription alerts (§4 Sound alerts, §8; CONTRACT.md Live events): a 'subscription.new'
+ * event plays the new-subscription sound (/admin/sounds/new-sub.mp3) and 'subscription.renewal'
+ * the renewal sound (/admin/sounds/renew.mp3), unless sound is off (mg_sound_enabled). No other
+ * type plays anything. Blocked playback and bad payloads are only logged with console.warn, never
+ * shown. The stream itself is opened by useLiveEvents (src/app/useLiveEvents.ts).
  */
-import { useEffect, useEffectEvent } from 'react';
-import { eventsStreamUrl, parseLiveEvent } from '../api/events';
-import {
-  alertSounds,
-  isSoundEnabled as readSoundSetting,
-  type AlertSound,
-} from '../screens/useSoundAlerts';
+import { readLiveMessage } from '../api/events';
+import type { LiveEvent } from '../domain/live';
+import type { AlertSound } from '../screens/useSoundAlerts';
 
 /** The sound a live event type plays (§4), or null for the types that play none. */
 export function alertSoundForEvent(type: string): AlertSound | null {
@@ -20,9 +16,9 @@ export function alertSoundForEvent(type: string): AlertSound | null {
   return null;
 }
 
-/** What {@link handleLiveMessage} needs from the page. */
+/** What the alert rules need from the page. */
 export interface LiveMessageDeps {
-  /** Whether sound is on at the moment the message arrives. */
+  /** Whether sound is on at the moment the event arrives. */
   isSoundEnabled: () => boolean;
   /** Plays a sound; may reject (the browser blocked playback). */
   play: (sound: AlertSound) => Promise<void> | void;
@@ -31,18 +27,14 @@ export interface LiveMessageDeps {
 }
 
 /**
- * Handles one stream message's data (§4, §8): parses it, picks the sound for its type and plays
- * it when sound is on. Returns the sound it started, or null when it played none (not JSON, no
- * type, a type without sound, sound off). Never throws; a bad payload or a refused playback is
- * logged through `warn` only.
+ * Plays the §4 sound for one parsed event when sound is on. Returns the sound it started, or null
+ * (a type without sound, sound off). Never throws; a refused playback is logged through `warn`.
  */
-export function handleLiveMessage(data: unknown, deps: LiveMessageDeps): AlertSound | null {
+export function playLiveAlert(
+  event: Pick<LiveEvent, 'type'>,
+  deps: LiveMessageDeps,
+): AlertSound | null {
   const warn = deps.warn ?? console.warn;
-  const event = typeof data === 'string' ? parseLiveEvent(data) : null;
-  if (!event) {
-    warn('Live event ignored: the message is not JSON with a type', data);
-    return null;
-  }
   const sound = alertSoundForEvent(event.type);
   if (!sound || !deps.isSoundEnabled()) return null;
   try {
@@ -55,65 +47,16 @@ export function handleLiveMessage(data: unknown, deps: LiveMessageDeps): AlertSo
   return sound;
 }
 
-/** The part of EventSource the alerts use, so tests and stories can pass a fake. */
-export type LiveEventSource = Pick<
-  EventSource,
-  'addEventListener' | 'removeEventListener' | 'close' | 'readyState'
->;
-
-/** Opens the stream at `url`; the default is `new EventSource(url, {withCredentials: true})`. */
-export type EventSourceFactory = (url: string) => LiveEventSource;
-
-const openEventSource: EventSourceFactory = (url) =>
-  new EventSource(url, { withCredentials: true });
-const playAlertSound = (sound: AlertSound) => alertSounds().play(sound);
-
-/** Options of {@link useLiveAlerts}; every dependency is injectable. */
-export interface UseLiveAlertsOptions {
-  /** Listen only while true (signed in). Default true. */
-  isEnabled?: boolean;
-  /** Opens the stream (default: EventSource with credentials; the session cookie authenticates it). */
-  createEventSource?: EventSourceFactory;
-  /** Whether sound is on when a message arrives (default: the stored mg_sound_enabled setting). */
-  isSoundEnabled?: () => boolean;
-  /** Plays a sound (default: the page's primed sound bank). */
-  play?: (sound: AlertSound) => Promise<void> | void;
-}
-
 /**
- * Hook: listens to the live event stream while enabled and plays the §4 alert sounds. The stream
- * opens once per mount (a change of sound setting does not reconnect: it is read per message)
- * and is closed on unmount or when disabled.
+ * Handles one stream message's data (§4, §8): parses it and plays the sound for its type when
+ * sound is on. Returns the sound it started, or null when it played none (not JSON, no type, an
+ * unknown type, a type without sound, sound off). Never throws; a bad payload is logged once.
  */
-export function useLiveAlerts({
-  isEnabled = true,
-  createEventSource = openEventSource,
-  isSoundEnabled = readSoundSetting,
-  play = playAlertSound,
-}: UseLiveAlertsOptions = {}): void {
-  const handleMessage = useEffectEvent((event: MessageEvent) => {
-    handleLiveMessage(event.data, { isSoundEnabled, play });
-  });
-
-  useEffect(() => {
-    if (!isEnabled) return;
-    let source: LiveEventSource;
-    try {
-      source = createEventSource(eventsStreamUrl());
-    } catch (error) {
-      console.warn('Live event stream could not be opened', error);
-      return;
-    }
-    const onMessage = (event: MessageEvent) => handleMessage(event);
-    // EventSource reconnects by itself after a dropped connection; a refused one stays closed.
-    const onError = () =>
-      console.warn('Live event stream error', { readyState: source.readyState });
-    source.addEventListener('message', onMessage);
-    source.addEventListener('error', onError);
-    return () => {
-      source.removeEventListener('message', onMessage);
-      source.removeEventListener('error', onError);
-      source.close();
-    };
-  }, [isEnabled, createEventSource]);
+export function handleLiveMessage(data: unknown, deps: LiveMessageDeps): AlertSound | null {
+  const message = readLiveMessage(data);
+  if (message.kind === 'malformed') {
+    (deps.warn ?? console.warn)('Live event ignored: the message is not JSON with a type', data);
+    return null;
+  }
+  return message.kind === 'event' ? playLiveAlert(message.event, deps) : null;
 }

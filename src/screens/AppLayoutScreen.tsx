@@ -11,6 +11,8 @@
  *   the alert sounds within the click;
  * - Log out: POST /auth/logout (falling back to POST /logout), then — whatever they answered —
  *   the token is gone, the query cache is cleared, and the operator is at /login.
+ * - the live stream's header items (issue 9), when the app passes the stream's view: the state
+ *   indicator and the Activity button opening the feed (relative times re-read each minute).
  * After a navigation (not the page's first load or Back/Forward) focus moves to the main region,
  * so keyboard and screen-reader users start at the new screen's content.
  */
@@ -19,8 +21,12 @@ import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { useLogout } from '../api/auth';
 import { getConfig, type AppConfig } from '../api/config';
 import { AppLayout, MAIN_CONTENT_ID, type ExternalLink } from '../components/AppLayout';
+import { LiveFeedButton } from '../components/LiveFeed';
+import { StreamStatus } from '../components/StreamStatus';
+import type { LiveEvent, StreamState } from '../domain/live';
 import { LOGIN_PATH } from './useLoginRedirect';
 import { MOBILE_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
+import { useNow } from './useNow';
 import { useSoundSetting } from './useSoundAlerts';
 import { useStoredFlag } from './useStoredFlag';
 
@@ -42,10 +48,26 @@ export function productSiteLinks(config: Pick<AppConfig, 'siteUrl' | 'forumUrl'>
 /** localStorage key of the desktop sidebar's collapsed state ('1' collapsed, '0' expanded). */
 export const SIDEBAR_COLLAPSED_STORAGE_KEY = 'mg_sidebar_collapsed';
 
+/** The live stream as the header shows it (src/app/useLiveEvents.ts provides it). */
+export interface LiveHeaderState {
+  /** The stream's state for the indicator. */
+  state: StreamState;
+  /** The last events, newest first. */
+  events: readonly LiveEvent[];
+  /** Events that arrived while the feed was closed. */
+  unreadCount: number;
+  /** Whether the feed is open. */
+  isFeedOpen: boolean;
+  /** Opens or closes the feed. */
+  onFeedOpenChange: (isOpen: boolean) => void;
+}
+
 /** Props of {@link AppLayoutScreen}. */
 export interface AppLayoutScreenProps {
   /** The routed screen (the app passes its Outlet). */
   children: ReactNode;
+  /** The live stream's view; without it the header has no live items. */
+  live?: LiveHeaderState;
 }
 
 /**
@@ -67,7 +89,7 @@ function useFocusMainOnNavigation(pathname: string) {
 }
 
 /** The shell around every guarded route. */
-export function AppLayoutScreen({ children }: AppLayoutScreenProps) {
+export function AppLayoutScreen({ children, live }: AppLayoutScreenProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY);
@@ -81,6 +103,7 @@ export function AppLayoutScreen({ children }: AppLayoutScreenProps) {
   const logout = useLogout();
   // The run-time config is fixed for the page's life (/admin/config.js runs before the app).
   const [siteLinks] = useState(() => productSiteLinks(getConfig()));
+  const now = useNow();
 
   useFocusMainOnNavigation(location.pathname);
 
@@ -103,6 +126,21 @@ export function AppLayoutScreen({ children }: AppLayoutScreenProps) {
       siteLinks={siteLinks}
       isSoundEnabled={isSoundEnabled}
       onSoundToggle={handleSoundToggle}
+      liveActivity={
+        live ? (
+          <>
+            <StreamStatus state={live.state} isLabelHidden={isMobile} />
+            <LiveFeedButton
+              events={live.events}
+              unreadCount={live.unreadCount}
+              isOpen={live.isFeedOpen}
+              onOpenChange={live.onFeedOpenChange}
+              now={now}
+              streamState={live.state}
+            />
+          </>
+        ) : undefined
+      }
       onLogout={handleLogout}
       isSidebarCollapsed={isSidebarCollapsed}
       onSidebarCollapsedChange={setSidebarCollapsed}

@@ -7,6 +7,7 @@ import {
   expectHeaderFits,
   expectMainNav,
   LayoutHarness,
+  LiveHeaderItems,
   NARROW_DESKTOP_WIDTH,
   PHONE_WIDTH,
   withLayoutRouter,
@@ -231,5 +232,67 @@ export const NarrowDesktop: Story = {
     await expect(within(header).getByRole('button', { name: 'Log out' })).toBeVisible();
     await expectMainNav(canvasElement, 'Settings');
     await expect(canvas.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  },
+};
+
+/**
+ * The header's live items (issue 9): the stream indicator and the Activity button, whose popover
+ * feed is open (opened by a click; Escape closes it and focus returns to the button).
+ */
+export const LiveFeedOpen: Story = {
+  args: { ...Expanded.args },
+  play: async ({ canvasElement, canvas }) => {
+    const header = canvas.getByRole('banner');
+    await expect(
+      within(header).getByRole('status', { name: 'Live updates: Connected' }),
+    ).toBeVisible();
+    const button = within(header).getByRole('button', { name: 'Live activity, 2 unread' });
+    await expectHeaderFits(header, 'Admin');
+    await userEvent.click(button);
+    const body = within(canvasElement.ownerDocument.body);
+    let dialog = await body.findByRole('dialog', { name: 'Live activity' });
+    await expect(within(dialog).getAllByRole('listitem')).toHaveLength(6);
+    await expect(button).toHaveAccessibleName('Live activity');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(body.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(button).toHaveFocus());
+    // Reopened with the keyboard, and left open for the screenshot.
+    await userEvent.keyboard('{Enter}');
+    dialog = await body.findByRole('dialog', { name: 'Live activity' });
+    await expect(within(dialog).getAllByText('ada.lovelace@example.com')[0]).toBeVisible();
+  },
+};
+
+/** The stream is offline: the header says so in words, not only colour. */
+export const LiveOffline: Story = {
+  args: { ...Expanded.args, liveActivity: <LiveHeaderItems state="offline" unreadCount={0} /> },
+  play: async ({ canvas }) => {
+    const header = canvas.getByRole('banner');
+    const status = within(header).getByRole('status', { name: 'Live updates: Offline' });
+    await expect(status).toHaveTextContent('Offline');
+    await expect(within(header).getByRole('button', { name: 'Live activity' })).toBeVisible();
+    await expectHeaderFits(header, 'Admin');
+  },
+};
+
+/** Mobile: the live items step back to their icons (names kept as tooltips), and still fit. */
+export const LiveMobile: Story = {
+  args: {
+    ...Expanded.args,
+    viewport: 'mobile',
+    liveActivity: <LiveHeaderItems state="reconnecting" unreadCount={12} isCompact />,
+  },
+  parameters: { route: '/', frameWidth: PHONE_WIDTH },
+  play: async ({ canvas }) => {
+    const header = canvas.getByRole('banner');
+    await expectHeaderFits(header, 'Admin');
+    const status = within(header).getByRole('status', { name: 'Live updates: Reconnecting…' });
+    await expect(status).toHaveAttribute('title', 'Live updates: Reconnecting…');
+    const button = within(header).getByRole('button', { name: 'Live activity, 12 unread' });
+    await expect(button).toBeVisible();
+    await userEvent.click(button);
+    const dialog = await within(document.body).findByRole('dialog', { name: 'Live activity' });
+    // The panel stays inside the phone's width.
+    await expect(dialog.getBoundingClientRect().width).toBeLessThanOrEqual(PHONE_WIDTH);
   },
 };

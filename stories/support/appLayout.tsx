@@ -9,8 +9,14 @@ import { useState, type CSSProperties } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { AppLayout, MAIN_NAV, type AppLayoutProps } from '../../src/components/AppLayout';
 import { DashboardView } from '../../src/components/DashboardView';
+import { LiveFeedButton } from '../../src/components/LiveFeed';
 import { SettingsView } from '../../src/components/SettingsView';
+import { StreamStatus } from '../../src/components/StreamStatus';
+import type { StreamState } from '../../src/domain/live';
 import type { DashboardStats } from '../../src/domain/types';
+import { FIXTURE_NOW } from '../../tests/msw/fixtures';
+import { LIVE_MESSAGES_EACH_TYPE } from '../../tests/msw/fixtures-live';
+import { liveEvents } from './liveEvents';
 
 /** Dashboard figures for the page behind the shell. */
 const stats: DashboardStats = {
@@ -36,6 +42,48 @@ function RoutedPage() {
   if (pathname === '/settings') return <SettingsView />;
   const entry = MAIN_NAV.find((item) => item.to === pathname);
   return <h1 style={{ margin: 0, fontSize: 'var(--font-size-4)' }}>{entry?.label ?? pathname}</h1>;
+}
+
+/** Props of {@link LiveHeaderItems}. */
+export interface LiveHeaderItemsProps {
+  /** The stream's state (default 'connected'). */
+  state?: StreamState;
+  /** Unread events (default 2). */
+  unreadCount?: number;
+  /** Whether the feed starts open. */
+  isOpen?: boolean;
+  /** Compact (mobile): icon-only, names as tooltips. */
+  isCompact?: boolean;
+}
+
+/**
+ * The header's live items as the shell screen composes them (stream indicator + Activity button),
+ * with the feed's open state held here: opening it marks everything read.
+ */
+export function LiveHeaderItems({
+  state = 'connected',
+  unreadCount = 2,
+  isOpen = false,
+  isCompact = false,
+}: LiveHeaderItemsProps) {
+  const [open, setOpen] = useState(isOpen);
+  const [unread, setUnread] = useState(isOpen ? 0 : unreadCount);
+  return (
+    <>
+      <StreamStatus state={state} isLabelHidden={isCompact} />
+      <LiveFeedButton
+        events={liveEvents(LIVE_MESSAGES_EACH_TYPE)}
+        unreadCount={unread}
+        isOpen={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (next) setUnread(0);
+        }}
+        now={new Date(FIXTURE_NOW)}
+        streamState={state}
+      />
+    </>
+  );
 }
 
 /**
@@ -142,7 +190,8 @@ export async function expectExternalLinks(scope: HTMLElement) {
 
 /**
  * Asserts the header fits its width: nothing scrolls sideways and its visible items, in reading
- * order, never overlap (menu button, brand, external links, sound switch, avatar, name, Log out).
+ * order, never overlap (menu button, brand, external links, live status, Activity, sound switch,
+ * avatar, name, Log out).
  */
 export async function expectHeaderFits(header: HTMLElement, operatorName: string) {
   await expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth);
@@ -152,6 +201,8 @@ export async function expectHeaderFits(header: HTMLElement, operatorName: string
     scope.queryByRole('button', { name: 'Open menu', hidden: true }),
     scope.getByText('MG Admin Console').parentElement,
     ...scope.queryAllByRole('link'),
+    scope.queryByRole('status', { name: /^Live updates: /, hidden: true }),
+    scope.queryByRole('button', { name: /^Live activity/, hidden: true }),
     scope.getByRole('switch', { name: 'Sound alerts', hidden: true }),
     scope.getByText(operatorName.trim().charAt(0).toUpperCase(), {
       selector: '[aria-hidden="true"]',
@@ -203,6 +254,7 @@ export function appLayoutArgs(): AppLayoutProps {
     isSoundEnabled: true,
     isSidebarCollapsed: false,
     isMobileNavOpen: false,
+    liveActivity: <LiveHeaderItems />,
     children: <RoutedPage />,
     onSoundToggle: fn(),
     onLogout: fn(),

@@ -26,6 +26,7 @@ import {
 import { logsHandlers } from './handlers-logs';
 import { metricsDefaultHandlers } from './handlers-metrics';
 import { maintenanceHandlers } from './handlers-maintenance';
+import { liveStreamHandlers } from './handlers-live';
 
 /** The default admin API prefix (CONTRACT.md). */
 export const API_PREFIX = '/api/admin';
@@ -406,5 +407,6 @@ export function defaultHandlers(): HttpHandler[] {
     logsHandlers.list(),
     ...metricsDefaultHandlers(),
     ...maintenanceHandlers(),
+    liveStreamHandlers.quiet(),
   ];
 }

@@ -61,6 +61,11 @@ export interface AppLayoutProps {
   isSoundEnabled: boolean;
   /** Called with the next sound setting when the header switch is flipped. */
   onSoundToggle: (next: boolean) => void;
+  /**
+   * The live stream's header items (issue 9: the stream-state indicator and the Activity feed
+   * button), shown before the sound switch; nothing when absent.
+   */
+  liveActivity?: ReactNode;
   /** Called when the operator presses 'Log out' (§4 Session: the screen clears the token and goes to /login). */
   onLogout: () => void;
   /** Desktop only: whether the sidebar shows icons only. */
@@ -137,7 +142,7 @@ function ExternalLinks({ links, direction }: ExternalLinksProps) {
 
 /**
  * The shell every signed-in route shares (§2 Layout): a header with version, title, external
- * links, operator, sound switch and 'Log out'; the eight-entry sidebar ('Main' navigation),
+ * links, the live stream's items (issue 9), operator, sound switch and 'Log out'; the eight-entry sidebar ('Main' navigation),
  * collapsible on desktop and an overlay on mobile; and the main landmark holding the screen.
  */
 export function AppLayout({
@@ -146,6 +151,7 @@ export function AppLayout({
   siteLinks,
   isSoundEnabled,
   onSoundToggle,
+  liveActivity,
   onLogout,
   isSidebarCollapsed,
   onSidebarCollapsedChange,
@@ -191,6 +197,7 @@ export function AppLayout({
           )}
 
           <div className={styles.actions}>
+            {liveActivity ? <div className={styles.live}>{liveActivity}</div> : null}
             <SoundToggle
               isEnabled={isSoundEnabled}
               onToggle={onSoundToggle}

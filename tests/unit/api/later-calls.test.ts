@@ -274,8 +274,13 @@ describe('live events (§4, CONTRACT.md)', () => {
 
   it('parses messages with a type and drops bad payloads', () => {
     expect(parseLiveEvent('{"type":"subscription.new","email":"a@x.io"}')).toEqual({
+      id: null,
       type: 'subscription.new',
-      data: { type: 'subscription.new', email: 'a@x.io' },
+      email: 'a@x.io',
+      provider: null,
+      amountCents: null,
+      currency: null,
+      at: null,
     });
     for (const bad of ['not json', '[]', '{"type":3}', '{}', 'null'])
       expect(parseLiveEvent(bad)).toBeNull();

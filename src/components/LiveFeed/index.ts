@@ -1,0 +1,2 @@
+export { LiveFeed, liveEventAmount, liveEventProvider, type LiveFeedProps } from './LiveFeed';
+export { LiveFeedButton, liveFeedButtonName, type LiveFeedButtonProps } from './LiveFeedButton';

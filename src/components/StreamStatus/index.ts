@@ -1,0 +1,7 @@
+export {
+  StreamStatus,
+  StreamStateIcon,
+  streamStatusName,
+  type StreamStatusProps,
+  type StreamStateIconProps,
+} from './StreamStatus';
