@@ -185,6 +185,26 @@ describe('GET /events/stream delivery', () => {
     expect(await reader.next(1000)).toBeNull();
   });
 
+  it('does not keep an idle session alive: heartbeats re-check the session without counting as activity', async () => {
+    const { app, deps: d } = instance({ streamHeartbeatMs: 40, sessionIdleS: 120 });
+    const tok = await token(d);
+    const reader = await stream(app, tok);
+    expect(await reader.next(1000)).toEqual({ comments: ['ping'] });
+    // 90 s later: still within the idle limit; a touching re-check would move last_seen_at here.
+    clock.now = new Date(T0.getTime() + 90_000);
+    await reader.next(1000);
+    await reader.next(1000);
+    // 150 s after sign-in, 60 s after those heartbeats: idle since sign-in → the session ends.
+    clock.now = new Date(T0.getTime() + 150_000);
+    let frame = await reader.next(1000);
+    while (frame !== null && frame.comments[0] === 'ping') frame = await reader.next(1000);
+    expect(frame).toEqual({ comments: ['session ended'] });
+    const after = await app.request('/api/admin/users', {
+      headers: { authorization: `Bearer ${tok}` },
+    });
+    expect(after.status).toBe(401);
+  });
+
   it('delivers every event on every instance over one database (LISTEN/NOTIFY fan-out)', async () => {
     const a = instance();
     const b = instance();
