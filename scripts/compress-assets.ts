@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
+import { COMPRESSIBLE_EXTENSIONS } from '../server/compressible';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -20,24 +21,8 @@ const gzipAsync = promisify(gzip);
  */
 export const MIN_COMPRESS_BYTES = 256;
 
-/**
- * Extensions worth compressing: text and uncompressed fonts. woff/woff2, images and audio are
- * compressed formats already; source maps (.map) are never served (server/static.ts), so they get
- * no copies either.
- */
-export const COMPRESSIBLE_EXTENSIONS: ReadonlySet<string> = new Set([
-  '.js',
-  '.mjs',
-  '.css',
-  '.html',
-  '.svg',
-  '.json',
-  '.txt',
-  '.webmanifest',
-  '.ttf',
-  '.otf',
-  '.ico',
-]);
+/** Extensions worth compressing (server/compressible.ts: one list with what the server negotiates). */
+export { COMPRESSIBLE_EXTENSIONS };
 
 /** What {@link compressDirectory} wrote: per file, its raw, brotli and gzip sizes in bytes. */
 export interface CompressedFile {

@@ -8,6 +8,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { ServerConfig } from './context';
+import { COMPRESSIBLE_EXTENSIONS } from './compressible';
 
 /** Base path of the console (§1, §9). */
 export const CONSOLE_BASE = '/admin';
@@ -108,21 +109,6 @@ const ENCODINGS = [
 ] as const;
 type Encoding = (typeof ENCODINGS)[number];
 
-/** Extensions the build may have precompressed: their answers vary by Accept-Encoding. */
-const COMPRESSIBLE = new Set([
-  '.js',
-  '.mjs',
-  '.css',
-  '.html',
-  '.svg',
-  '.json',
-  '.txt',
-  '.webmanifest',
-  '.ttf',
-  '.otf',
-  '.ico',
-]);
-
 /**
  * The precompressed codings an `Accept-Encoding` header accepts, best first (RFC 9110 §12.5.3):
  * q-values order them, br before gzip on a tie; `q=0` refuses a coding; `*` stands for any
@@ -173,7 +159,7 @@ async function send(
   const ext = path.extname(file).toLowerCase();
   let chosen = hit;
   let coding: string | null = null;
-  if (COMPRESSIBLE.has(ext)) {
+  if (COMPRESSIBLE_EXTENSIONS.has(ext)) {
     for (const encoding of acceptedEncodings(c.req.header('accept-encoding'))) {
       const copy = await readRegularFile(file + encoding.suffix, realRoot);
       if (copy) {
@@ -190,7 +176,7 @@ async function send(
     ETag: etag,
     'Last-Modified': new Date(hit.mtimeMs).toUTCString(),
   };
-  if (COMPRESSIBLE.has(ext)) headers.Vary = 'Accept-Encoding';
+  if (COMPRESSIBLE_EXTENSIONS.has(ext)) headers.Vary = 'Accept-Encoding';
   if (coding) headers['Content-Encoding'] = coding;
   const inm = c.req.header('if-none-match');
   if (inm && inm.split(',').some((t) => t.trim() === etag)) return c.body(null, 304, headers);
