@@ -23,6 +23,7 @@
  * Entries are keyed by kind, reporting currency and rates, and the UTC day of the clock (the
  * "today" counts start over at midnight UTC).
  */
+import { randomUUID } from 'node:crypto';
 import type { AppDeps, ServerConfig } from '../context';
 import type { Db } from '../db/types';
 import { LIVE_EVENTS_CHANNEL } from '../live/emit';
@@ -37,7 +38,11 @@ import {
 /** Default STATS_CACHE_S: the longest a figure is reused when nothing changed, in seconds. */
 export const DEFAULT_STATS_CACHE_S = 15;
 
-/** NOTIFY channel of explicit invalidations (payload ignored), so other instances drop theirs too. */
+/**
+ * NOTIFY channel of explicit invalidations, so other instances drop theirs too. The payload names
+ * the cache that sent it: that cache has already dropped its figures, and on PostgreSQL its own
+ * notification arrives later, when a new computation may be under way that it must not discard.
+ */
 export const STATS_INVALIDATE_CHANNEL = 'stats_invalidate';
 
 /** How a figure is computed: the signature of computeDashboardStats / computeAdminStatus. */
@@ -67,6 +72,8 @@ interface DbCache {
   flights: Map<string, Flight>;
   /** Resolves true once both LISTENs are active, false when they failed (then nothing is kept). */
   listening: Promise<boolean> | null;
+  /** This cache's name in the payload of its own `NOTIFY stats_invalidate` (see STATS_INVALIDATE_CHANNEL). */
+  origin: string;
 }
 
 const caches = new WeakMap<Db, DbCache>();
@@ -74,7 +81,13 @@ const caches = new WeakMap<Db, DbCache>();
 function cacheOf(db: Db): DbCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { generation: 0, entries: new Map(), flights: new Map(), listening: null };
+    cache = {
+      generation: 0,
+      entries: new Map(),
+      flights: new Map(),
+      listening: null,
+      origin: randomUUID(),
+    };
     caches.set(db, cache);
   }
   return cache;
@@ -97,7 +110,9 @@ function ensureListening(cache: DbCache, deps: Pick<AppDeps, 'db' | 'log'>): Pro
       const onChange = () => dropAll(cache);
       const stopLive = await deps.db.listen(LIVE_EVENTS_CHANNEL, onChange);
       try {
-        await deps.db.listen(STATS_INVALIDATE_CHANNEL, onChange);
+        await deps.db.listen(STATS_INVALIDATE_CHANNEL, (origin) => {
+          if (origin !== cache.origin) dropAll(cache);
+        });
       } catch (err) {
         await stopLive().catch(() => undefined);
         throw err;
@@ -220,7 +235,10 @@ export async function invalidateStatsCache(
   const cache = caches.get(deps.db);
   if (cache) dropAll(cache);
   try {
-    await deps.db.query('SELECT pg_notify($1, $2)', [STATS_INVALIDATE_CHANNEL, '']);
+    await deps.db.query('SELECT pg_notify($1, $2)', [
+      STATS_INVALIDATE_CHANNEL,
+      cache?.origin ?? '',
+    ]);
   } catch (err) {
     deps.log?.warn(
       { err: err instanceof Error ? err.message : String(err) },
