@@ -22,6 +22,7 @@
  *    budget line) and with an empty cache (printed next to it); median and p95.
  *
  * BENCH_DIST points it at another build (default dist/), e.g. an older one for a before/after.
+ * BENCH_LCP_TRACE=1 also prints each LCP run's request timeline (start → end, ms since navigation).
  *
  *   npx vite build && npx tsx bench/delivery.ts
  */
@@ -193,6 +194,22 @@ async function measureLcp(browser: Browser, state: string, warm?: BrowserContext
   const lcp = await page.evaluate(
     () => (globalThis as { __lcp?: { time: number | null; element: string | null } }).__lcp,
   );
+  if (process.env.BENCH_LCP_TRACE) {
+    // Where the time goes: every request of the load (start → end, ms since navigation).
+    const timeline = await page.evaluate(() =>
+      (
+        performance.getEntriesByType('resource') as unknown as {
+          name: string;
+          startTime: number;
+          responseEnd: number;
+        }[]
+      ).map(
+        (e) =>
+          `${e.startTime.toFixed(0).padStart(5)} → ${e.responseEnd.toFixed(0).padStart(5)}  ${e.name.replace((globalThis as unknown as { location: { origin: string } }).location.origin, '')}`,
+      ),
+    );
+    console.log(`  timeline (${warm ? 'cached' : 'empty cache'}):\n    ${timeline.join('\n    ')}`);
+  }
   await (warm ? page.close() : context.close());
   if (!lcp || lcp.time === null) throw new Error('no largest-contentful-paint entry');
   return { time: lcp.time, element: lcp.element };
