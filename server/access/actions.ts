@@ -25,13 +25,12 @@ import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
 import { DISCOURSE_NOT_CONFIGURED } from '../discourse/client';
-import { enqueueForumJob } from '../outbox/enqueue';
 import { forumAnswer, type ForumAnswer } from '../outbox/answer';
 import { z } from 'zod';
 import { validate } from '../http/body';
 import { dateTimeField, emailField } from '../http/fields';
 import { iso } from './params';
-import { accessEventOf, emitAccessEvent } from '../live/access';
+import { recordAccessChange } from '../live/access';
 import type { MgStatus } from '../vocabulary';
 
 /** The action names of POST /users/actions/{kind} (§7). */
@@ -160,9 +159,8 @@ export async function applyAccessAction(
       previous: { mg_status: member.mg_status, expires_at: iso(member.expires_at) },
       ...(opts.actor ? { actor: opts.actor } : {}),
     });
-    // Live event in the same transaction (issue 9): granted / revoked now; scheduled ones emit at expiration.
-    const live = accessEventOf(kind);
-    if (live) await emitAccessEvent(tx, live, email, now);
+    // Forum job and live event in the same transaction (issue 9): grants and revoke_now take
+    // effect now; scheduled revocations write theirs when the expiration applies them.
     const forumAction =
       kind === 'grant' || kind === 'grant_on_date'
         ? 'grant'
@@ -170,7 +168,12 @@ export async function applyAccessAction(
           ? 'revoke'
           : null;
     const jobId = forumAction
-      ? await enqueueForumJob(tx, { email, action: forumAction, reason: `access.${kind}`, at: now })
+      ? await recordAccessChange(tx, {
+          email,
+          action: forumAction,
+          reason: `access.${kind}`,
+          at: now,
+        })
       : null;
     return { ...next, jobId };
   });

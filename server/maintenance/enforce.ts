@@ -21,7 +21,7 @@ import { insertLog } from '../access/actions';
 import { enqueueForumJob } from '../outbox/enqueue';
 import { forumAnswer, type ForumAnswer } from '../outbox/answer';
 import { iso } from '../access/params';
-import { emitAccessEvent } from '../live/access';
+import { recordAccessChange } from '../live/access';
 
 /** The enforce-now answer (docs/api.md). */
 export interface EnforceResult {
@@ -69,9 +69,13 @@ export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceR
       mg_status: 'cancelled',
       expires_at: iso(member.expires_at),
     });
-    // Live event in the same transaction (issue 9): access ended now.
-    await emitAccessEvent(tx, 'access.revoked', email, now);
-    const jobId = await enqueue('revoke');
+    // Access ended now: its forum job and live event in this transaction (issue 9).
+    const jobId = await recordAccessChange(tx, {
+      email,
+      action: 'revoke',
+      reason: 'maintenance.enforce_now',
+      at: now,
+    });
     return { mgStatus: 'cancelled' as const, expiresAt: member.expires_at, changed: true, jobId };
   });
 

@@ -18,7 +18,7 @@ import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { emitLiveEvent, type LiveEventType } from '../live/emit';
-import { enqueueForumJob } from '../outbox/enqueue';
+import { recordAccessChange } from '../live/access';
 import { activeAccessCondition } from '../stats';
 import type { MgStatus, Provider } from '../vocabulary';
 
@@ -296,15 +296,7 @@ export async function applyAccess(
   if (mgStatus === 'active' && !wasActive) forum = 'grant';
   if (mgStatus === 'cancelled' && wasActive) forum = 'revoke';
   if (forum) {
-    await enqueueForumJob(tx, { email, action: forum, reason: args.reason, at: now });
-    await emitLiveEvent(tx, {
-      type: forum === 'grant' ? 'access.granted' : 'access.revoked',
-      email,
-      provider,
-      amount_cents: null,
-      currency: null,
-      at: now,
-    });
+    await recordAccessChange(tx, { email, action: forum, reason: args.reason, at: now, provider });
   }
   return { mg_status: mgStatus, expires_at: expiresAt, forum };
 }
