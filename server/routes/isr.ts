@@ -34,6 +34,7 @@ import { containsPattern } from '../db/list';
 import { badRequest } from '../errors';
 import { validate } from '../http/body';
 import { intParam, pageParams, searchParam, textParam } from '../http/fields';
+import { reportingRate } from '../fx';
 
 /** A query string as Hono gives it. */
 type Query = Record<string, string | undefined>;
@@ -297,9 +298,8 @@ function converter(
   missing: Set<string>,
 ) {
   return (currency: string, cents: number): number => {
-    if (currency === config.reportingCurrency) return cents;
-    const rate = config.fxRates[currency];
-    if (rate == null || !Number.isFinite(rate)) {
+    const rate = reportingRate(config, currency);
+    if (rate === null) {
       missing.add(currency);
       return 0;
     }

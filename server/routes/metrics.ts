@@ -24,12 +24,13 @@
  * counts and pies are neither kind and are not narrowed by it. 'all' / 'any' mean no filter.
  */
 import { Hono } from 'hono';
-import type { AppDeps, ServerConfig } from '../context';
+import type { AppDeps } from '../context';
 import { z } from 'zod';
 import { validate } from '../http/body';
 import { choiceParam, textParam } from '../http/fields';
 import { badRequest } from '../errors';
 import { ACCESS_STATUSES, activeAccessCondition } from '../stats';
+import { reportingRate } from '../fx';
 
 const DAY_MS = 86_400_000;
 /** Longest range answered, in days (bounds the daily series). */
@@ -186,16 +187,6 @@ export function parseOverviewQuery(
   };
 }
 
-/** Rate of `currency` into the reporting currency, or null without one. */
-function rateOf(
-  config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
-  currency: string,
-): number | null {
-  if (currency === config.reportingCurrency) return 1;
-  const rate = config.fxRates[currency];
-  return rate != null && Number.isFinite(rate) ? rate : null;
-}
-
 /** SQL conditions + parameters for the subscription-level filters on a table alias (s.* or roll-up columns). */
 function filterSql(
   f: Pick<OverviewQuery, 'provider' | 'status' | 'plan' | 'source'>,
@@ -266,7 +257,7 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
     config.reportingCurrency,
     ...Object.keys(config.fxRates).filter((c) => c !== config.reportingCurrency),
   ];
-  const fxRates = fxCurrencies.map((c) => rateOf(config, c));
+  const fxRates = fxCurrencies.map((c) => reportingRate(config, c));
   const payTypes = parsed.type ? [parsed.type] : ['new', 'renewal'];
   const sParams: unknown[] = [from, to, fxCurrencies, fxRates, payTypes];
   const sWhere = [

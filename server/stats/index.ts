@@ -21,6 +21,7 @@ import {
   subscriberCount,
 } from './aggregate';
 import { FORUM_OUTBOX_STATUS_UNKNOWN, forumOutboxStatus } from '../outbox/status';
+import { reportingRate } from '../fx';
 
 /** Provider statuses that grant access on their own (defined in server/vocabulary.ts; LemonSqueezy on_trial is stored as trialing). */
 export { ACCESS_STATUSES };
@@ -80,16 +81,6 @@ interface Core {
   avgDaysRemaining: number | null;
 }
 
-/** Rate into the reporting currency, or null when the configuration has none for `currency`. */
-function rateOf(
-  config: Pick<ServerConfig, 'fxRates' | 'reportingCurrency'>,
-  currency: string,
-): number | null {
-  if (currency === config.reportingCurrency) return 1;
-  const rate = config.fxRates[currency];
-  return rate != null && Number.isFinite(rate) ? rate : null;
-}
-
 const toNumber = (v: unknown): number => (v == null ? 0 : Number(v));
 
 /**
@@ -103,7 +94,7 @@ export function monthlyRecurringCents(
 ): number {
   let total = 0;
   for (const g of groups) {
-    const rate = rateOf(config, g.currency);
+    const rate = reportingRate(config, g.currency);
     if (rate == null) {
       missing.add(g.currency);
       continue;
@@ -171,7 +162,7 @@ export async function computeDashboardStats(
   const revenue = await netRevenueByCurrency(db);
   let revenueTotal = 0;
   for (const r of revenue) {
-    const rate = rateOf(config, r.currency);
+    const rate = reportingRate(config, r.currency);
     if (rate == null) missing.add(r.currency);
     else revenueTotal += rate * toNumber(r.net_cents);
   }
