@@ -56,25 +56,48 @@ export function isAbortError(error: unknown): boolean {
 const unauthorizedHandlers = new Set<() => void>();
 
 /**
+ * Whether a 401 answered while no handler is registered is kept for the first one registered:
+ * 'off' (dropped, the default), 'holding' (set by holdUnauthorizedUntilHandled), 'held' (one came).
+ */
+let heldUnauthorized: 'off' | 'holding' | 'held' = 'off';
+
+/**
  * Registers what happens when a call answers 401 (CONTRACT.md: the token is already cleared;
  * the app navigates to /admin/login remembering where the operator was). Returns the function
- * that unregisters it. The login, who-am-I and logout calls never trigger it.
+ * that unregisters it. The login, who-am-I and logout calls never trigger it. A 401 held since
+ * {@link holdUnauthorizedUntilHandled} is delivered to this handler at once.
  */
 export function onUnauthorized(handler: () => void): () => void {
   unauthorizedHandlers.add(handler);
+  const held = heldUnauthorized === 'held';
+  heldUnauthorized = 'off';
+  if (held) runUnauthorizedHandler(handler);
   return () => {
     unauthorizedHandlers.delete(handler);
   };
 }
 
-function notifyUnauthorized(): void {
-  for (const handler of [...unauthorizedHandlers]) {
-    try {
-      handler();
-    } catch (error) {
-      console.error('onUnauthorized handler failed', error);
-    }
+/**
+ * Until the first onUnauthorized handler is registered, keeps a 401 instead of dropping it, and
+ * delivers it to that handler. The console calls it at start-up, before the first screen's data
+ * is prefetched ahead of the first render (issue 10 "Delivery"): a stored token the server no
+ * longer accepts then still leads to /login with the session-expired message (§6).
+ */
+export function holdUnauthorizedUntilHandled(): void {
+  if (unauthorizedHandlers.size === 0 && heldUnauthorized === 'off') heldUnauthorized = 'holding';
+}
+
+function runUnauthorizedHandler(handler: () => void): void {
+  try {
+    handler();
+  } catch (error) {
+    console.error('onUnauthorized handler failed', error);
   }
+}
+
+function notifyUnauthorized(): void {
+  if (unauthorizedHandlers.size === 0 && heldUnauthorized === 'holding') heldUnauthorized = 'held';
+  for (const handler of [...unauthorizedHandlers]) runUnauthorizedHandler(handler);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -162,6 +185,55 @@ export interface ApiRequestOptions<T> {
   authProbe?: boolean;
 }
 
+/** The headers of every call: JSON accepted, and the bearer token when one is stored. */
+function requestHeaders(): Record<string, string> {
+  const token = getToken();
+  return token
+    ? { Accept: 'application/json', Authorization: `Bearer ${token}` }
+    : { Accept: 'application/json' };
+}
+
+/** How long a preloaded answer waits for its caller before it is dropped as stale (ms). */
+const PRELOAD_MAX_AGE_MS = 10_000;
+
+/** GETs started ahead of their caller by preloadGet, by URL: the answer, when, with which token. */
+const preloaded = new Map<
+  string,
+  { answer: Promise<Response>; at: number; token: string | null }
+>();
+
+/**
+ * Starts GET `path` now, ahead of the apiRequest that will ask for it (a fetch preload: the
+ * bearer header rules out <link rel=preload>). The next apiRequest GET of the same URL, within
+ * PRELOAD_MAX_AGE_MS and with the same token, takes this answer instead of asking again, and
+ * handles it like its own (401, errors, schema); any other request is unaffected. The console
+ * preloads the first screen's data while its code loads (issue 10 "Delivery", dashboard LCP).
+ */
+export function preloadGet(path: string): void {
+  const url = apiUrl(path);
+  // No time-out of its own: the taker's time-out (and signal) covers the wait for it.
+  const answer = fetch(url, { headers: requestHeaders(), credentials: 'include' });
+  answer.catch(() => undefined); // a failure is the taker's to report
+  preloaded.set(url, { answer, at: Date.now(), token: getToken() });
+}
+
+/** The preloaded answer for `url`, once, if still fresh and made with the current token. */
+function takePreloaded(url: string): Promise<Response> | undefined {
+  const entry = preloaded.get(url);
+  preloaded.delete(url);
+  if (!entry || Date.now() - entry.at > PRELOAD_MAX_AGE_MS || entry.token !== getToken()) return;
+  return entry.answer;
+}
+
+/** `answer`, or a rejection with the signal's reason as soon as `signal` aborts. */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    answer.then(resolve, reject);
+  });
+}
+
 function joinSignals(signals: AbortSignal[]): AbortSignal {
   if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
   const controller = new AbortController();
@@ -211,9 +283,7 @@ export async function apiRequest<T = unknown>(
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const hasPayload = body !== undefined && body !== null;
 
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers = requestHeaders();
   if (hasPayload) headers['Content-Type'] = 'application/json';
 
   if (signal?.aborted) throw abortReason(signal);
@@ -226,14 +296,18 @@ export async function apiRequest<T = unknown>(
 
   let response: Response;
   let text: string;
+  const url = apiUrl(path, query);
+  const preloaded = method === 'GET' ? takePreloaded(url) : undefined;
   try {
-    response = await fetch(apiUrl(path, query), {
-      method,
-      headers,
-      credentials: 'include',
-      body: hasPayload ? JSON.stringify(body) : undefined,
-      signal: combined,
-    });
+    response = await (preloaded
+      ? untilAborted(preloaded, combined)
+      : fetch(url, {
+          method,
+          headers,
+          credentials: 'include',
+          body: hasPayload ? JSON.stringify(body) : undefined,
+          signal: combined,
+        }));
     text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
