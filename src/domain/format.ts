@@ -31,6 +31,37 @@ function numberFormat(options: Intl.NumberFormatOptions = {}): Intl.NumberFormat
   return format;
 }
 
+/** Digits with en-US thousands separators: '1234567' → '1,234,567'. */
+function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/** Largest |cents| the Intl-free path takes: every two-decimal amount below it is exact in a double. */
+const PLAIN_CENTS_MAX = 1e15;
+
+/**
+ * The en-US text of a whole count ('-1,234'), or of a USD amount in integer cents with 0 or 2
+ * decimals ('$1,234.56', '-$1,235' — halves away from zero, as Intl), without Intl; null when
+ * the input is anything else (another currency, a fraction, -0, a huge figure), for Intl to do.
+ *
+ * The first Intl number formatter of a page costs ICU's start-up, about 20 ms (80–130 ms at 4×
+ * CPU), and it lay on the dashboard's first paint, whose figures are exactly these (issue 10
+ * "Delivery", dashboard LCP). The text is Intl's own: tests/unit/domain/format-plain.test.ts compares
+ * the two over random inputs.
+ */
+function plainFigure(value: number, currency: string | null, fractionDigits: 0 | 2): string | null {
+  if (!Number.isSafeInteger(value) || Object.is(value, -0)) return null;
+  const sign = value < 0 ? '-' : '';
+  const abs = Math.abs(value);
+  if (currency === null) return sign + groupThousands(String(abs));
+  if (currency !== 'USD' || abs > PLAIN_CENTS_MAX) return null;
+  const dollars = Math.floor(abs / 100);
+  const cents = abs % 100;
+  if (fractionDigits === 0)
+    return `${sign}$${groupThousands(String(dollars + (cents >= 50 ? 1 : 0)))}`;
+  return `${sign}$${groupThousands(String(dollars))}.${pad(cents)}`;
+}
+
 /**
  * Parses an instant as UTC. Accepts ISO 8601 ('2026-11-20T09:00:00Z') and the space form
  * 'YYYY-MM-DD HH:MM[:SS]', which has no T and is therefore treated as UTC (§5, CONTRACT.md).
@@ -116,12 +147,16 @@ export function formatCurrency(
   fractionDigits: 0 | 2 = 2,
 ): string {
   if (amountCents == null || !Number.isFinite(amountCents)) return DASH;
-  return numberFormat({
-    style: 'currency',
-    currency: normaliseCurrency(currency),
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-  }).format(amountCents / 100);
+  const code = normaliseCurrency(currency);
+  return (
+    plainFigure(amountCents, code, fractionDigits) ??
+    numberFormat({
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    }).format(amountCents / 100)
+  );
 }
 
 /**
@@ -155,7 +190,7 @@ export function formatCompactCurrency(
 /** Whole count with thousands separators; a dash when missing. */
 export function formatCount(value: number | null | undefined): string {
   if (value == null || !Number.isFinite(value)) return DASH;
-  return numberFormat().format(value);
+  return plainFigure(value, null, 0) ?? numberFormat().format(value);
 }
 
 /** A fraction as a percentage with one decimal (§9 churn): 0.0734 → '7.3%'. */
