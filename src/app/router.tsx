@@ -18,10 +18,14 @@
  * Guarded routes share the layout (AppShell). The shell and every screen load lazily, so the
  * first bundle holds only the router and the API layer, and the sign-in page loads neither the
  * layout (its dialogs, menus, live alerts) nor any screen but its own (issue 10 "Delivery"); a
- * 'Loading…' status shows while the code loads.
+ * 'Loading…' status shows while a screen's code loads after a navigation. The address the page
+ * opens at is loaded before the first render instead (loadInitialRoute, called by src/main.tsx).
  */
 import { lazy, type ComponentType } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { preloadGet } from '../api/client';
+import { hasToken } from '../api/token';
 import { AppRoot, type RouteHandle } from './AppRoot';
 import { RequireAuth } from './RequireAuth';
 import { RouteError } from './RouteFallback';
@@ -32,59 +36,123 @@ import { RouteError } from './RouteFallback';
  */
 export const APP_BASENAME = '/admin/';
 
-/** A lazily loaded named export of a screen module. */
-function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>) {
-  return lazy(async () => ({ default: await load() }));
-}
-
-/**
- * Loaders of the guarded screens by their first path segment under the basename ('' = the
- * dashboard). import() fetches a module once, so a loader may run early (see AppShell).
- */
-const screenLoaders = {
-  '': () => import('../screens/DashboardScreen').then((m) => m.DashboardScreen),
-  metrics: () => import('../screens/MetricsScreen').then((m) => m.MetricsScreen),
-  users: () => import('../screens/UsersScreen').then((m) => m.UsersScreen),
-  subscriptions: () => import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
-  isr: () => import('../screens/IsrScreen').then((m) => m.IsrScreen),
-  logs: () => import('../screens/LogsScreen').then((m) => m.LogsScreen),
-  settings: () => import('../screens/SettingsScreen').then((m) => m.SettingsScreen),
-  maintenance: () => import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
+/** A lazily loaded route component that can be loaded ahead of its first render. */
+type PreloadableComponent = ComponentType & {
+  /** Starts loading the module (once); resolves when the component can render without suspending. */
+  preload: () => Promise<unknown>;
 };
 
 /**
- * Starts loading the guarded screen of the address being opened (window.location under
- * APP_BASENAME), if any; load errors are left to the screen's own lazy load to report.
+ * A route component loaded on first render (React.lazy) or ahead of it by `preload()`. Once its
+ * module has loaded it renders the component directly, so a screen preloaded before the first
+ * render (see loadInitialRoute) paints in that render instead of suspending and showing
+ * 'Loading…' for a frame. A failed load rejects the lazy load, which the route's error element
+ * reports.
  */
-function preloadScreenOfLocation(): void {
-  const { pathname } = window.location;
-  if (!pathname.startsWith(APP_BASENAME)) return;
-  const segment = pathname.slice(APP_BASENAME.length).split('/')[0] ?? '';
-  if (Object.hasOwn(screenLoaders, segment)) {
-    screenLoaders[segment as keyof typeof screenLoaders]().catch(() => undefined);
-  }
+function preloadable(load: () => Promise<ComponentType>): PreloadableComponent {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () =>
+    (loading ??= load().then((component) => {
+      loaded = component;
+      return component;
+    }));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  const Route = () => {
+    const Component = loaded ?? Lazy;
+    return <Component />;
+  };
+  return Object.assign(Route, { preload });
 }
 
-/**
- * The signed-in layout route. Loading it also starts loading the screen being opened, so the two
- * chunks arrive together instead of one after the other (the screen's lazy load would otherwise
- * start only once the shell has rendered its outlet): the dashboard's first paint waits for one
- * round of requests, not two (issue 10 "Delivery", dashboard LCP).
- */
-const AppShell = lazyScreen(() => {
+/** The signed-in layout route (AppShell), loaded with the screen being opened (see below). */
+const AppShell = preloadable(() => {
   preloadScreenOfLocation();
   return import('./AppShell').then((m) => m.AppShell);
 });
 
-const LoginScreen = lazyScreen(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
-const DashboardScreen = lazyScreen(screenLoaders['']);
-const SettingsScreen = lazyScreen(screenLoaders.settings);
-const UsersScreen = lazyScreen(screenLoaders.users);
-const SubscriptionsScreen = lazyScreen(screenLoaders.subscriptions);
-const MetricsScreen = lazyScreen(screenLoaders.metrics);
-const IsrScreen = lazyScreen(screenLoaders.isr);
-const LogsScreen = lazyScreen(screenLoaders.logs);
-const MaintenanceScreen = lazyScreen(screenLoaders.maintenance);
+const LoginScreen = preloadable(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
+
+/**
+ * The guarded screens by their first path segment under the basename ('' = the dashboard).
+ * import() fetches a module once, so a screen may be preloaded early (see AppShell).
+ */
+const screens = {
+  '': preloadable(() => import('../screens/DashboardScreen').then((m) => m.DashboardScreen)),
+  metrics: preloadable(() => import('../screens/MetricsScreen').then((m) => m.MetricsScreen)),
+  users: preloadable(() => import('../screens/UsersScreen').then((m) => m.UsersScreen)),
+  subscriptions: preloadable(() =>
+    import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
+  ),
+  isr: preloadable(() => import('../screens/IsrScreen').then((m) => m.IsrScreen)),
+  logs: preloadable(() => import('../screens/LogsScreen').then((m) => m.LogsScreen)),
+  settings: preloadable(() => import('../screens/SettingsScreen').then((m) => m.SettingsScreen)),
+  maintenance: preloadable(() =>
+    import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
+  ),
+};
+type ScreenSegment = keyof typeof screens;
+const DashboardScreen = screens[''];
+const MetricsScreen = screens.metrics;
+const UsersScreen = screens.users;
+const SubscriptionsScreen = screens.subscriptions;
+const IsrScreen = screens.isr;
+const LogsScreen = screens.logs;
+const SettingsScreen = screens.settings;
+const MaintenanceScreen = screens.maintenance;
+
+/**
+ * The data a guarded screen shows first, fetched into the query cache ahead of its first render
+ * (render-as-you-fetch). The dashboard's GET /stats is what its largest paint waits for (issue 10
+ * "Delivery", dashboard LCP); the others fetch on mount.
+ */
+const screenData: Partial<Record<ScreenSegment, (queryClient: QueryClient) => Promise<unknown>>> = {
+  '': (queryClient) =>
+    (preloadGet('/stats'), import('../api/stats')).then((m) =>
+      queryClient.prefetchQuery(m.statsQueryOptions()),
+    ),
+};
+
+/** The guarded screen segment of the address being opened (window.location), or null. */
+function screenOfLocation(): ScreenSegment | null {
+  const { pathname } = window.location;
+  if (!pathname.startsWith(APP_BASENAME)) return pathname === APP_BASENAME.slice(0, -1) ? '' : null;
+  const segment = pathname.slice(APP_BASENAME.length).split('/')[0] ?? '';
+  return Object.hasOwn(screens, segment) ? (segment as ScreenSegment) : null;
+}
+
+/**
+ * Starts loading the guarded screen of the address being opened, if any, so the shell's and the
+ * screen's chunks arrive together instead of one after the other; load errors are left to the
+ * screen's own lazy load to report.
+ */
+function preloadScreenOfLocation(): void {
+  const segment = screenOfLocation();
+  if (segment !== null) screens[segment].preload().catch(() => undefined);
+}
+
+/**
+ * Loads what the first render of the address being opened needs, before that render (issue 10
+ * "Delivery", dashboard LCP): for a guarded screen with a stored token, the shell's and the
+ * screen's code and the screen's first data (into `queryClient`, not awaited: the screen shows its
+ * own loading state if it is still on its way); for /login, its code. Resolves when the code has
+ * loaded or failed to (the lazy load then reports it); never rejects. Without a token, or for an
+ * unknown address, there is nothing to wait for: the guard or the redirect renders at once.
+ */
+export function loadInitialRoute(queryClient: QueryClient): Promise<void> {
+  const segment = screenOfLocation();
+  const loads: Promise<unknown>[] = [];
+  if (segment !== null && hasToken()) {
+    void screenData[segment]?.(queryClient);
+    loads.push(AppShell.preload(), screens[segment].preload());
+  } else if (window.location.pathname === `${APP_BASENAME}login`) {
+    loads.push(LoginScreen.preload());
+  }
+  return Promise.all(loads).then(
+    () => undefined,
+    () => undefined,
+  );
+}
 
 /** Titles of the guarded screens (§2), also used for the document title. */
 const titles = {
