@@ -82,9 +82,13 @@ export default defineConfig({
     // The Vite manifest (dist/.vite/manifest.json, a hidden folder the server never serves):
     // the delivery benchmark reads which chunks each screen loads from it.
     manifest: true,
-    // Every browser the console supports (current Chromium, Firefox ≥ 115, Safari ≥ 17) has
-    // <link rel="modulepreload">: no polyfill in the entry chunk the sign-in page loads.
-    modulePreload: { polyfill: false },
+    // No preload helper: a lazy screen's import() neither appends <link rel=modulepreload> and
+    // <link rel=stylesheet> elements nor waits for the stylesheets' load events before it resolves
+    // (together about 100 ms of the dashboard's first paint at 4× CPU: issue 10 "Delivery",
+    // dashboard LCP, bench/delivery.ts). A chunk's own imports are fetched as the browser reads it,
+    // and the one stylesheet (about 9 KiB brotli) is linked from index.html.
+    modulePreload: false,
+    cssCodeSplit: false,
     rolldownOptions: {
       // The precompression step (compressAssets, a few seconds at brotli's best quality) would
       // otherwise print a "slowest callbacks" report on every build.
