@@ -18,8 +18,14 @@
  *    screens are printed as controls that do load them, so the check can fail.
  * 3. dashboard LCP ≤ 800 ms at 4× CPU throttling (CDP Emulation.setCPUThrottlingRate): the last
  *    largest-contentful-paint entry of a signed-in load of /admin/ in a new page, BENCH_LCP_RUNS
- *    runs (default 7) each: with the scripts in the HTTP cache (an operator's usual visit: the
- *    budget line) and with an empty cache (printed next to it); median and p95.
+ *    runs (default 7) each, median and p95, in three browsers:
+ *    - a repeat visit (the budget line): a browser profile on disk, as an operator's browser is,
+ *      signed in and warmed by two loads, so its HTTP cache holds the scripts and V8's code cache
+ *      their compiled code (Chromium keeps that cache on disk, beside the HTTP cache, for a script
+ *      run twice; Playwright's incognito contexts keep none, and each new page is a new process);
+ *    - scripts in the HTTP cache only (an incognito context: every load parses and compiles the
+ *      scripts again);
+ *    - an empty cache (a new incognito context per load).
  *
  * BENCH_DIST points it at another build (default dist/), e.g. an older one for a before/after.
  * BENCH_LCP_TRACE=1 also prints each LCP run's request timeline (start → end, ms since navigation).
@@ -45,6 +51,8 @@ const admin = { email: 'bench-admin@example.com', password: 'bench-Secret-pass-1
 const SIGN_IN_JS_BUDGET_BYTES = 110 * 1024;
 const LCP_BUDGET_MS = 800;
 const CPU_THROTTLING = 4;
+/** Pause before each LCP load (ms). */
+const SETTLE_MS = 1000;
 
 /** Modules that are chart code (the lazy charts chunk) or list code (tables, server lists). */
 const CHART_MODULE =
@@ -91,17 +99,37 @@ async function waitForServer(timeoutMs: number) {
   throw new Error(`the reference server did not answer ${base}/api/admin/health`);
 }
 
+/** The window, locale and encodings of every browser the benchmark opens. */
+const CONTEXT_OPTIONS = {
+  viewport: { width: 1366, height: 900 },
+  deviceScaleFactor: 1,
+  timezoneId: 'UTC',
+  locale: 'en-US',
+  extraHTTPHeaders: { 'Accept-Encoding': 'br' },
+};
+
 /** A context as a first-time visitor's browser, with the LCP watcher installed in every page. */
 async function newContext(browser: Browser, storageState?: string): Promise<BrowserContext> {
   const context = await browser.newContext({
-    viewport: { width: 1366, height: 900 },
-    deviceScaleFactor: 1,
-    timezoneId: 'UTC',
-    locale: 'en-US',
-    extraHTTPHeaders: { 'Accept-Encoding': 'br' },
+    ...CONTEXT_OPTIONS,
     ...(storageState ? { storageState: JSON.parse(storageState) as never } : {}),
   });
   await context.addInitScript({ content: WATCH_LCP });
+  return context;
+}
+
+/**
+ * A browser with its profile on disk in `userDataDir` (an operator's own browser: a disk HTTP
+ * cache with V8's code cache beside it), signed in, with the LCP watcher installed.
+ */
+async function newProfile(userDataDir: string): Promise<BrowserContext> {
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    args: chromiumArgs,
+    ...CONTEXT_OPTIONS,
+  });
+  await context.addInitScript({ content: WATCH_LCP });
+  await signInWith(context);
   return context;
 }
 
@@ -135,14 +163,22 @@ async function loadScripts(page: Page, url: string, ready: () => Promise<unknown
   return Promise.all(pending);
 }
 
-async function signIn(browser: Browser): Promise<string> {
-  const context = await newContext(browser);
+/** Signs in through the login form in a new page of `context`, ending on the dashboard. */
+async function signInWith(context: BrowserContext): Promise<void> {
   const page = await context.newPage();
   await page.goto(`${base}/admin/login`);
   await page.getByLabel('Email').fill(admin.email);
   await page.getByLabel('Password').fill(admin.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.close();
+}
+
+/** Signs in in a fresh context; its storage state (the stored token) as JSON. */
+async function signIn(browser: Browser): Promise<string> {
+  const context = await newContext(browser);
+  await signInWith(context);
   const state = JSON.stringify(await context.storageState());
   await context.close();
   return state;
@@ -178,19 +214,25 @@ const WATCH_LCP = `(() => {
 })();`;
 
 /**
- * One signed-in load of /admin/ at 4× CPU in a new page: of `warm` (its HTTP cache holds the
- * scripts, as on an operator's next visit), or of a fresh context (empty cache) when none is
- * given. The last largest-contentful-paint entry's startTime (ms) and element.
+ * One signed-in load of /admin/ at 4× CPU in a new page: of `warm` (a context that keeps what
+ * earlier loads cached), or of a fresh context (empty cache) when none is given. The last
+ * largest-contentful-paint entry's startTime (ms) and element.
  */
-async function measureLcp(browser: Browser, state: string, warm?: BrowserContext) {
+async function measureLcp(browser: Browser, state: string, warm?: BrowserContext, label = '') {
+  // Let the previous load's aftermath (a closed context, its garbage) settle first: on a small
+  // machine it would otherwise run during this load and be counted in its paint.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const context = warm ?? (await newContext(browser, state));
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLING });
-  await page.goto(`${base}/admin/`);
-  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-  await page.waitForLoadState('networkidle');
+  // Nothing polls the page while it loads (a role query's accessibility-tree walk, run every
+  // frame by a locator's wait, costs tens of ms at 4× CPU and would be counted in the paint):
+  // wait for the network to settle, then check the dashboard is there once.
+  await page.goto(`${base}/admin/`, { waitUntil: 'networkidle' });
   await page.waitForTimeout(300); // a late paint of the figures still counts
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await page.getByRole('region', { name: 'MRR', exact: true }).waitFor();
   const lcp = await page.evaluate(
     () => (globalThis as { __lcp?: { time: number | null; element: string | null } }).__lcp,
   );
@@ -208,7 +250,7 @@ async function measureLcp(browser: Browser, state: string, warm?: BrowserContext
           `${e.startTime.toFixed(0).padStart(5)} → ${e.responseEnd.toFixed(0).padStart(5)}  ${e.name.replace((globalThis as unknown as { location: { origin: string } }).location.origin, '')}`,
       ),
     );
-    console.log(`  timeline (${warm ? 'cached' : 'empty cache'}):\n    ${timeline.join('\n    ')}`);
+    console.log(`  timeline (${label}):\n    ${timeline.join('\n    ')}`);
   }
   await (warm ? page.close() : context.close());
   if (!lcp || lcp.time === null) throw new Error('no largest-contentful-paint entry');
@@ -221,6 +263,7 @@ async function main() {
   }
   const { outfile } = await buildServer('dist-server');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mg-bench-delivery-'));
+  const profileDir = mkdtempSync(path.join(tmpdir(), 'mg-bench-profile-'));
   const server = spawn(process.execPath, [outfile], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -287,18 +330,31 @@ async function main() {
     }
     console.log(`${verdict(dashboardClean)} the dashboard loads no chart or list code`);
 
-    // 3. Dashboard LCP at 4× CPU throttling: cached scripts (the budget) and an empty cache.
+    // 3. Dashboard LCP at 4× CPU throttling: a repeat visit in a browser profile (the budget),
+    // scripts in the HTTP cache of an incognito context, and an empty cache.
+    const profile = await newProfile(profileDir);
     const warm = await newContext(browser, state);
-    await measureLcp(browser, state, warm); // warm-up: fills the HTTP cache
-    const lcp: Record<'cached' | 'cold', number[]> = { cached: [], cold: [] };
+    for (let i = 0; i < 2; i++) {
+      // Warm-up: fills the HTTP caches; the second run of a script has V8 write its code cache.
+      await measureLcp(browser, state, profile);
+      await measureLcp(browser, state, warm);
+    }
+    const kinds = {
+      profile: 'repeat visit (browser profile: HTTP + code cache)',
+      cached: 'scripts in the HTTP cache only (incognito)      ',
+      cold: 'empty cache (incognito)                         ',
+    } as const;
+    const lcp: Record<keyof typeof kinds, number[]> = { profile: [], cached: [], cold: [] };
     let element: string | null = null;
     for (let i = 0; i < lcpRuns; i++) {
-      const cached = await measureLcp(browser, state, warm);
-      lcp.cached.push(cached.time);
-      element ??= cached.element;
-      lcp.cold.push((await measureLcp(browser, state)).time);
+      const repeat = await measureLcp(browser, state, profile, kinds.profile.trim());
+      lcp.profile.push(repeat.time);
+      element ??= repeat.element;
+      lcp.cached.push((await measureLcp(browser, state, warm, kinds.cached.trim())).time);
+      lcp.cold.push((await measureLcp(browser, state, undefined, kinds.cold.trim())).time);
     }
     await warm.close();
+    await profile.close();
     const stats = (times: number[]) => {
       const sorted = [...times].sort((a, b) => a - b);
       return { median: percentile(sorted, 50), p95: percentile(sorted, 95), sorted };
@@ -306,21 +362,22 @@ async function main() {
     console.log(
       `\ndashboard LCP at ${CPU_THROTTLING}× CPU throttling, ${lcpRuns} runs each (LCP element: ${element ?? '?'}):`,
     );
-    for (const kind of ['cached', 'cold'] as const) {
+    for (const kind of Object.keys(kinds) as (keyof typeof kinds)[]) {
       const { median, p95, sorted } = stats(lcp[kind]);
       console.log(
-        `  ${kind === 'cached' ? 'scripts cached' : 'empty cache   '}: median ${median.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (runs ${sorted.map((t) => t.toFixed(0)).join(', ')})`,
+        `  ${kinds[kind]}: median ${median.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (runs ${sorted.map((t) => t.toFixed(0)).join(', ')})`,
       );
     }
-    const { median, p95 } = stats(lcp.cached);
+    const { median, p95 } = stats(lcp.profile);
     console.log(
-      `${verdict(median <= LCP_BUDGET_MS)} dashboard LCP median ${median.toFixed(0)} ms ≤ ${LCP_BUDGET_MS} ms at ${CPU_THROTTLING}× CPU, scripts cached (p95 ${p95.toFixed(0)} ms)`,
+      `${verdict(median <= LCP_BUDGET_MS)} dashboard LCP median ${median.toFixed(0)} ms ≤ ${LCP_BUDGET_MS} ms at ${CPU_THROTTLING}× CPU, repeat visit (p95 ${p95.toFixed(0)} ms)`,
     );
   } finally {
     await browser.close();
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
