@@ -2,10 +2,9 @@
  * Live subscription alerts (§4 Sound alerts, §8; CONTRACT.md Live events): a 'subscription.new'
  * event plays the new-subscription sound (/admin/sounds/new-sub.mp3) and 'subscription.renewal'
  * the renewal sound (/admin/sounds/renew.mp3), unless sound is off (mg_sound_enabled). No other
- * type plays anything. Blocked playback and bad payloads are only logged with console.warn, never
- * shown. The stream itself is opened by useLiveEvents (src/app/useLiveEvents.ts).
+ * type plays anything. Blocked playback is only logged with console.warn, never shown. The stream
+ * itself is opened, and its messages parsed, by useLiveEvents (src/app/useLiveEvents.ts).
  */
-import { readLiveMessage } from '../api/events';
 import type { LiveEvent } from '../domain/live';
 import type { AlertSound } from '../screens/useSoundAlerts';
 
@@ -45,18 +44,4 @@ export function playLiveAlert(
     warn(`Alert sound '${sound}' was blocked`, error);
   }
   return sound;
-}
-
-/**
- * Handles one stream message's data (§4, §8): parses it and plays the sound for its type when
- * sound is on. Returns the sound it started, or null when it played none (not JSON, no type, an
- * unknown type, a type without sound, sound off). Never throws; a bad payload is logged once.
- */
-export function handleLiveMessage(data: unknown, deps: LiveMessageDeps): AlertSound | null {
-  const message = readLiveMessage(data);
-  if (message.kind === 'malformed') {
-    (deps.warn ?? console.warn)('Live event ignored: the message is not JSON with a type', data);
-    return null;
-  }
-  return message.kind === 'event' ? playLiveAlert(message.event, deps) : null;
 }
