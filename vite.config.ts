@@ -7,6 +7,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './tests/chromium.ts';
 import { compressAssets } from './scripts/compress-assets.ts';
+import { routeDocuments } from './scripts/route-documents.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
@@ -69,7 +70,9 @@ export default defineConfig({
   base: '/admin/',
   // compressAssets: brotli and gzip copies of dist/ for server/static.ts (issue 10 "Delivery").
   // entryModulePreload: the entry's shared chunk preloaded from index.html (dashboard LCP).
-  plugins: [react(), narrowVisxScale(), entryModulePreload(), compressAssets()],
+  // routeDocuments: a document per route preloading its chunks, font preloads, and V8 compile
+  // hints on the start-up chunks (dashboard LCP; scripts/route-documents.ts).
+  plugins: [react(), narrowVisxScale(), entryModulePreload(), routeDocuments(), compressAssets()],
   resolve: {
     alias: [
       // @visx/text's calc() reducer without its general math evaluator (~7 KiB gzip off the

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import { acceptedEncodings, consoleConfigScript } from './static';
+import { acceptedEncodings, consoleConfigScript, routeDocumentPath } from './static';
 import { compressDirectory, MIN_COMPRESS_BYTES } from '../scripts/compress-assets';
 import { downDatabase, makeTestConfig, makeTestDeps } from './test-helpers';
 
@@ -181,6 +181,91 @@ describe('console under /admin', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await res.text()).toContain('npm run build');
     expectSecurityHeaders(res);
+  });
+});
+
+describe('route documents (routes/<segment>.html, written by the build)', () => {
+  // A build with route documents (scripts/route-documents.ts): each is index.html plus the route's
+  // <link rel="modulepreload"> lines; the dashboard's is routes/index.html.
+  const doc = (name: string) =>
+    INDEX.replace('</head>', `<link rel="modulepreload" href="/admin/assets/${name}.js"></head>`);
+  let built: string;
+  beforeAll(() => {
+    built = mkdtempSync(path.join(tmpdir(), 'mg-static-routes-'));
+    mkdirSync(path.join(built, 'routes'));
+    writeFileSync(path.join(built, 'index.html'), INDEX);
+    writeFileSync(path.join(built, 'routes', 'index.html'), doc('Dashboard'));
+    writeFileSync(path.join(built, 'routes', 'users.html'), doc('Users'));
+    writeFileSync(path.join(built, 'routes', 'users.html.br'), brotliCompressSync(doc('Users')));
+    writeFileSync(path.join(built, 'secret.html'), 'not a route document');
+  });
+  afterAll(() => rmSync(built, { recursive: true, force: true }));
+
+  const routed = async () => {
+    const config = await makeTestConfig({ staticDir: built });
+    return createApp(
+      makeTestDeps(downDatabase(), config, { now: new Date('2026-11-20T09:00:00Z') }),
+    );
+  };
+
+  it("answers each address with its route's document, no-cache, with the security headers", async () => {
+    const a = await routed();
+    for (const [p, body] of [
+      ['/admin/', doc('Dashboard')],
+      ['/admin/users', doc('Users')],
+      ['/admin/users/42', doc('Users')],
+    ] as const) {
+      const res = await a.request(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-type'), p).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control'), p).toBe('no-cache');
+      expect(await res.text(), p).toBe(body);
+      expectSecurityHeaders(res);
+    }
+  });
+
+  it('answers index.html where a route has no document, and for unknown or odd segments', async () => {
+    const a = await routed();
+    for (const p of [
+      '/admin/login',
+      '/admin/no-such-screen',
+      '/admin/Users',
+      '/admin/..%2Fsecret',
+      '/admin/.hidden',
+    ]) {
+      const res = await a.request(p);
+      expect(res.status, p).toBe(200);
+      expect(await res.text(), p).toBe(INDEX);
+    }
+  });
+
+  it("serves a route document's precompressed copy by Accept-Encoding, with its own ETag", async () => {
+    const a = await routed();
+    const br = await a.request('/admin/users', { headers: { 'Accept-Encoding': 'br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(doc('Users'));
+    const plain = await a.request('/admin/users');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('etag')).not.toBe(br.headers.get('etag'));
+  });
+
+  it('maps only a plain lower-case first segment to a document path', () => {
+    expect(routeDocumentPath('')).toBe('routes/index.html');
+    expect(routeDocumentPath('users')).toBe('routes/users.html');
+    expect(routeDocumentPath('users/42')).toBe('routes/users.html');
+    expect(routeDocumentPath('isr')).toBe('routes/isr.html');
+    for (const odd of [
+      '..',
+      '.hidden',
+      'Users',
+      'a.html',
+      'a b',
+      '../secret',
+      '%2e%2e',
+      'x'.repeat(65),
+    ])
+      expect(routeDocumentPath(odd), odd).toBeNull();
   });
 });
 

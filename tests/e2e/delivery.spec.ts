@@ -68,15 +68,16 @@ test('the sign-in page loads at most 110 KiB of JavaScript on the wire with brot
   expect(total, JSON.stringify(scripts, null, 1)).toBeLessThanOrEqual(SIGN_IN_JS_BUDGET_BYTES);
 });
 
-test('a signed-in load of the dashboard asks for its stats once, before the dashboard code has run', async ({
+test('a signed-in load of the dashboard fetches its code with the page and asks for its stats once', async ({
   page,
 }) => {
   await page.goto('login');
   await signIn(page);
   await expect(page.getByRole('region', { name: 'MRR', exact: true })).toBeVisible();
 
-  // A fresh load of /admin/: the stats are preloaded as the entry script starts (issue 10,
-  // dashboard LCP), and the dashboard's query takes that answer instead of asking again.
+  // A fresh load of /admin/: the route document preloads the dashboard's code with the entry
+  // (issue 10, dashboard LCP), the stats are requested as the entry starts, and the dashboard's
+  // query takes that answer instead of asking again.
   const requests: string[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
@@ -86,5 +87,35 @@ test('a signed-in load of the dashboard asks for its stats once, before the dash
   await page.reload();
   await expect(page.getByRole('region', { name: 'MRR', exact: true })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(requests).toEqual(['stats', 'dashboard code']);
+  expect(requests).toEqual(['dashboard code', 'stats']);
+});
+
+test("each address gets its route's document: its chunks preloaded, the sign-in page none of the shell's", async ({
+  request,
+}) => {
+  const html = async (p: string) => (await request.get(p)).text();
+  const preloads = (doc: string) =>
+    [
+      ...doc.matchAll(
+        /<link rel="modulepreload" crossorigin href="\/admin\/assets\/([\w-]+?)-[\w-]{8}\.js">/g,
+      ),
+    ].map((m) => m[1]);
+  const fonts = (doc: string) =>
+    [...doc.matchAll(/<link rel="preload" as="font" type="font\/woff2" crossorigin href="[^"]+">/g)]
+      .length;
+
+  const dashboard = await html('/admin/');
+  expect(preloads(dashboard)).toEqual(
+    expect.arrayContaining(['AppShell', 'DashboardScreen', 'stats']),
+  );
+  expect(preloads(dashboard)).not.toContain('UsersScreen');
+  expect(preloads(await html('/admin/users/42'))).toEqual(
+    expect.arrayContaining(['AppShell', 'UsersScreen']),
+  );
+  const login = await html('/admin/login');
+  expect(preloads(login)).toContain('LoginScreen');
+  expect(preloads(login)).not.toContain('AppShell');
+  expect(preloads(login)).not.toContain('DashboardScreen');
+  for (const doc of [dashboard, login, await html('/admin/no-such-screen')])
+    expect(fonts(doc)).toBe(3); // Inter 400, 600 and 700, Latin
 });
