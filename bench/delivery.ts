@@ -27,6 +27,10 @@
  *      scripts again);
  *    - an empty cache (a new incognito context per load).
  *
+ * Each LCP line also gives the medians of the console's start-up marks (User Timing, ms since
+ * navigation): `mg:entry` (the entry script starts to run: everything before is the document,
+ * fetching and compiling), `mg:first-render` (the screen's code and first data are ready).
+ *
  * BENCH_DIST points it at another build (default dist/), e.g. an older one for a before/after.
  * BENCH_LCP_TRACE=1 also prints each LCP run's request timeline (start → end, ms since navigation).
  *
@@ -236,6 +240,9 @@ async function measureLcp(browser: Browser, state: string, warm?: BrowserContext
   const lcp = await page.evaluate(
     () => (globalThis as { __lcp?: { time: number | null; element: string | null } }).__lcp,
   );
+  const marks = await page.evaluate(() =>
+    Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])),
+  );
   if (process.env.BENCH_LCP_TRACE) {
     // Where the time goes: every request of the load (start → end, ms since navigation).
     const timeline = await page.evaluate(() =>
@@ -254,7 +261,12 @@ async function measureLcp(browser: Browser, state: string, warm?: BrowserContext
   }
   await (warm ? page.close() : context.close());
   if (!lcp || lcp.time === null) throw new Error('no largest-contentful-paint entry');
-  return { time: lcp.time, element: lcp.element };
+  return {
+    time: lcp.time,
+    element: lcp.element,
+    entry: marks['mg:entry'] ?? NaN,
+    firstRender: marks['mg:first-render'] ?? NaN,
+  };
 }
 
 async function main() {
@@ -344,15 +356,19 @@ async function main() {
       cached: 'scripts in the HTTP cache only (incognito)      ',
       cold: 'empty cache (incognito)                         ',
     } as const;
-    const lcp: Record<keyof typeof kinds, number[]> = { profile: [], cached: [], cold: [] };
-    let element: string | null = null;
+    type Run = Awaited<ReturnType<typeof measureLcp>>;
+    const runs: Record<keyof typeof kinds, Run[]> = { profile: [], cached: [], cold: [] };
     for (let i = 0; i < lcpRuns; i++) {
-      const repeat = await measureLcp(browser, state, profile, kinds.profile.trim());
-      lcp.profile.push(repeat.time);
-      element ??= repeat.element;
-      lcp.cached.push((await measureLcp(browser, state, warm, kinds.cached.trim())).time);
-      lcp.cold.push((await measureLcp(browser, state, undefined, kinds.cold.trim())).time);
+      runs.profile.push(await measureLcp(browser, state, profile, kinds.profile.trim()));
+      runs.cached.push(await measureLcp(browser, state, warm, kinds.cached.trim()));
+      runs.cold.push(await measureLcp(browser, state, undefined, kinds.cold.trim()));
     }
+    const lcp = {
+      profile: runs.profile.map((r) => r.time),
+      cached: runs.cached.map((r) => r.time),
+      cold: runs.cold.map((r) => r.time),
+    };
+    const element = runs.profile[0]?.element ?? null;
     await warm.close();
     await profile.close();
     const stats = (times: number[]) => {
@@ -364,8 +380,9 @@ async function main() {
     );
     for (const kind of Object.keys(kinds) as (keyof typeof kinds)[]) {
       const { median, p95, sorted } = stats(lcp[kind]);
+      const phase = (key: 'entry' | 'firstRender') => stats(runs[kind].map((r) => r[key])).median;
       console.log(
-        `  ${kinds[kind]}: median ${median.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (runs ${sorted.map((t) => t.toFixed(0)).join(', ')})`,
+        `  ${kinds[kind]}: median ${median.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (runs ${sorted.map((t) => t.toFixed(0)).join(', ')}); entry runs at ${phase('entry').toFixed(0)} ms, first render at ${phase('firstRender').toFixed(0)} ms`,
       );
     }
     const { median, p95 } = stats(lcp.profile);

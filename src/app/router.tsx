@@ -24,17 +24,11 @@
 import { lazy, type ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { preloadGet } from '../api/client';
 import { hasToken } from '../api/token';
 import { AppRoot, type RouteHandle } from './AppRoot';
 import { RequireAuth } from './RequireAuth';
 import { RouteError } from './RouteFallback';
-
-/**
- * The base path the console is served under (§1, §9; CONTRACT.md), with its trailing slash so the
- * dashboard's address is /admin/ (React Router joins '/' to the basename as the basename itself).
- */
-export const APP_BASENAME = '/admin/';
+import { APP_BASENAME, routeSegmentOf } from './routeModules';
 
 /** A lazily loaded route component that can be loaded ahead of its first render. */
 type PreloadableComponent = ComponentType & {
@@ -102,24 +96,30 @@ const SettingsScreen = screens.settings;
 const MaintenanceScreen = screens.maintenance;
 
 /**
- * The data a guarded screen shows first, fetched into the query cache ahead of its first render
- * (render-as-you-fetch). The dashboard's GET /stats is what its largest paint waits for (issue 10
- * "Delivery", dashboard LCP); the others fetch on mount.
+ * The query each guarded screen shows first, filled ahead of its first render from the GET that
+ * src/app/startFirstData.ts started when the page began (render-as-you-fetch; issue 10
+ * "Delivery", dashboard LCP). The others fetch on mount.
  */
 const screenData: Partial<Record<ScreenSegment, (queryClient: QueryClient) => Promise<unknown>>> = {
   '': (queryClient) =>
-    (preloadGet('/stats'), import('../api/stats')).then((m) =>
-      queryClient.prefetchQuery(m.statsQueryOptions()),
-    ),
+    import('../api/stats').then((m) => queryClient.prefetchQuery(m.statsQueryOptions())),
 };
+
+/**
+ * How long the first render waits for the opened screen's first data once its code is ready
+ * (ms). The dashboard's stats usually arrive while the code starts up, so the first paint shows
+ * the figures; a slower answer lets the screen paint its loading state first.
+ */
+export const FIRST_DATA_WAIT_MS = 250;
 
 /** The guarded screen segment of the address being opened (window.location), or null. */
 function screenOfLocation(): ScreenSegment | null {
-  const { pathname } = window.location;
-  if (!pathname.startsWith(APP_BASENAME)) return pathname === APP_BASENAME.slice(0, -1) ? '' : null;
-  const segment = pathname.slice(APP_BASENAME.length).split('/')[0] ?? '';
-  return Object.hasOwn(screens, segment) ? (segment as ScreenSegment) : null;
+  const segment = routeSegmentOf(window.location.pathname);
+  return segment !== null && Object.hasOwn(screens, segment) ? (segment as ScreenSegment) : null;
 }
+
+/** The guarded screens' route segments (a unit test holds them to src/app/routeModules.ts). */
+export const SCREEN_SEGMENTS = Object.keys(screens) as readonly ScreenSegment[];
 
 /**
  * Starts loading the guarded screen of the address being opened, if any, so the shell's and the
@@ -134,24 +134,25 @@ function preloadScreenOfLocation(): void {
 /**
  * Loads what the first render of the address being opened needs, before that render (issue 10
  * "Delivery", dashboard LCP): for a guarded screen with a stored token, the shell's and the
- * screen's code and the screen's first data (into `queryClient`, not awaited: the screen shows its
- * own loading state if it is still on its way); for /login, its code. Resolves when the code has
- * loaded or failed to (the lazy load then reports it); never rejects. Without a token, or for an
- * unknown address, there is nothing to wait for: the guard or the redirect renders at once.
+ * screen's code (their chunks are already on their way: the route document preloads them), then
+ * the screen's first data for up to {@link FIRST_DATA_WAIT_MS} more; for /login, its code.
+ * Resolves when that is done, or failed (the lazy load or the query then reports it); never
+ * rejects. Without a token, or for an unknown address, there is nothing to wait for: the guard or
+ * the redirect renders at once.
  */
-export function loadInitialRoute(queryClient: QueryClient): Promise<void> {
+export async function loadInitialRoute(queryClient: QueryClient): Promise<void> {
   const segment = screenOfLocation();
-  const loads: Promise<unknown>[] = [];
   if (segment !== null && hasToken()) {
-    void screenData[segment]?.(queryClient);
-    loads.push(AppShell.preload(), screens[segment].preload());
-  } else if (window.location.pathname === `${APP_BASENAME}login`) {
-    loads.push(LoginScreen.preload());
+    const data = screenData[segment]?.(queryClient).catch(() => undefined);
+    await Promise.all([AppShell.preload(), screens[segment].preload()]).catch(() => undefined);
+    if (data) await Promise.race([data, delay(FIRST_DATA_WAIT_MS)]);
+  } else if (routeSegmentOf(window.location.pathname) === 'login') {
+    await LoginScreen.preload().catch(() => undefined);
   }
-  return Promise.all(loads).then(
-    () => undefined,
-    () => undefined,
-  );
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Titles of the guarded screens (§2), also used for the document title. */
