@@ -1,53 +1,53 @@
 /**
  * Route documents and start-up hints for the built console (issue 10 "Delivery", dashboard LCP).
- * A Vite plugin (build only) that, once the bundle is complete:
+ * A Vite plugin (build only) that:
  *
- * 1. writes `routes/<segment>.html` (`routes/index.html` for the dashboard, '') for every route
- *    of src/app/routeModules.ts: the built index.html plus `<link rel="modulepreload">` for each
- *    chunk the route's lazily loaded modules import statically (the entry's own chunks excepted:
- *    index.html already loads them). The browser then fetches the shell and the screen with the
- *    entry, instead of after evaluating it and one import level at a time; the reference server
- *    (server/static.ts) answers each address with its route's document;
- * 2. preloads the web fonts (every .woff2 the stylesheet uses) from index.html and every route
+ * 1. writes `routes/<segment>.html` (`routes/index.html` for the dashboard, '';
+ *    server/routeDocuments.ts) for every route of src/app/routeModules.ts: the built index.html
+ *    plus `<link rel="modulepreload">` for each chunk the route's lazily loaded modules import
+ *    statically (the entry's own chunks excepted: index.html already loads them). The browser then
+ *    fetches the shell and the screen with the entry, instead of after evaluating it and one
+ *    import level at a time; the reference server (server/static.ts) answers each address with
+ *    its route's document;
+ * 2. preloads the web fonts the stylesheet uses (its .woff2 files) from index.html and every route
  *    document, so the first layout already has them instead of requesting them and laying the
  *    text out again;
- * 3. marks the chunks that run at start-up (the entry's, and those of COMPILE_HINT_ROUTES) of at
- *    least {@link MIN_HINTED_CHUNK_BYTES} with V8's explicit compile hint `//# allFunctionsCalledOnLoad`:
- *    V8 then compiles their functions while it streams the file, on a background thread, instead
- *    of one by one on the main thread when each is first called (about 950 functions at start-up,
- *    the largest single cost of the dashboard's first paint). Other engines ignore the comment. The
- *    hidden source map of a marked chunk is shifted by the added line, so it still maps exactly.
+ * 3. starts the chunks that run at start-up with V8's explicit compile hint
+ *    `//# allFunctionsCalledOnLoad` (Chrome 136 and later; other engines ignore the comment): the
+ *    chunks holding a module that the entry, or a route of COMPILE_HINT_ROUTES, imports statically,
+ *    directly or not, of at least {@link MIN_HINTED_CHUNK_BYTES}. Chrome then compiles their
+ *    functions while it streams the file and keeps them in its code cache, instead of compiling
+ *    about 950 functions one by one on the main thread when each is first called (the largest
+ *    single cost of a repeat visit's first paint). The line is Rolldown's `postBanner`, added
+ *    after minification: it counts in the chunk's content hash (a file name never changes bytes)
+ *    and Rolldown shifts the chunk's source map by it.
  *
- * A module named in ROUTE_MODULES that is not a lazily loaded chunk of the build fails the build,
- * so the table cannot silently drift from the router. Storybook's build (which reuses
- * vite.config.ts) is left alone.
+ * A module named in ROUTE_MODULES that is not a lazily loaded chunk of the build, or a route
+ * segment the server could not serve, fails the build, so the table cannot silently drift from
+ * the router. Storybook's build (which reuses vite.config.ts) is left alone.
  */
 import path from 'node:path';
 import type { Plugin } from 'vite';
 import { COMPILE_HINT_ROUTES, ROUTE_MODULES } from '../src/app/routeModules';
+import { ROUTE_SEGMENT_PATTERN, routeDocumentFile } from '../server/routeDocuments';
 
-/** V8's explicit compile hint for a whole file (V8 12.x; Chrome 136 and later). */
+/** V8's explicit compile hint for a whole file. */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
 /**
- * Chunks smaller than this (bytes) are not marked: they hold a handful of functions, and the hint
- * line would cost more on the wire than it saves (the sign-in page loads several such chunks).
+ * Chunks whose modules add up to less than this (bytes of rendered code, before minification)
+ * are not hinted: they hold a handful of functions, and the hint line would cost more on the wire
+ * than it saves (the sign-in page loads several such chunks).
  */
-export const MIN_HINTED_CHUNK_BYTES = 4096;
-
-/** Folder of the route documents, under the output folder (served by server/static.ts). */
-export const ROUTE_DOCUMENTS_DIR = 'routes';
-
-/** The file name of the route document of `segment` ('' = the dashboard → index). */
-export function routeDocumentName(segment: string): string {
-  return `${segment === '' ? 'index' : segment}.html`;
-}
+export const MIN_HINTED_CHUNK_BYTES = 8192;
 
 /** The parts of an output chunk the plugin reads. */
 export interface ChunkInfo {
+  /** The chunk's file, relative to the output folder (e.g. 'assets/AppShell-x1.js'). */
   fileName: string;
   /** Statically imported chunks' file names. */
   imports: readonly string[];
+  /** True for the entry chunk (the one index.html loads). */
   isEntry: boolean;
   /** Absolute path of the module the chunk stands for (a lazily loaded module's own chunk), if any. */
   facadeModuleId: string | null;
@@ -71,7 +71,8 @@ export function staticGraph(start: readonly string[], chunks: ReadonlyMap<string
 
 /**
  * Per route segment, the chunk files its document preloads: the static graph of the chunks of its
- * ROUTE_MODULES, less the entry's own graph. Throws when a named module has no chunk of its own.
+ * modules, less the entry's own graph. Throws when a segment could not be served
+ * (ROUTE_SEGMENT_PATTERN) or a named module has no chunk of its own.
  */
 export function routePreloads(
   chunks: ReadonlyMap<string, ChunkInfo>,
@@ -84,13 +85,14 @@ export function routePreloads(
   const byModule = new Map<string, string>();
   for (const chunk of chunks.values()) {
     if (chunk.facadeModuleId)
-      byModule.set(
-        path.relative(root, chunk.facadeModuleId).split(path.sep).join('/'),
-        chunk.fileName,
-      );
+      byModule.set(relativeModule(root, chunk.facadeModuleId), chunk.fileName);
   }
   const preloads = new Map<string, string[]>();
   for (const [segment, modules] of Object.entries(routes)) {
+    if (!ROUTE_SEGMENT_PATTERN.test(segment))
+      throw new Error(
+        `route documents: the route segment '${segment}' (src/app/routeModules.ts) is not one the server serves (${String(ROUTE_SEGMENT_PATTERN)})`,
+      );
     const files = modules.map((module) => {
       const file = byModule.get(module);
       if (!file)
@@ -107,6 +109,11 @@ export function routePreloads(
   return preloads;
 }
 
+/** `id` (an absolute module path) relative to `root`, with '/' separators. */
+function relativeModule(root: string, id: string): string {
+  return path.relative(root, id).split(path.sep).join('/');
+}
+
 /**
  * `html` with `tags` inserted at the end of its head, one a line, indented one step deeper than
  * `</head>`. Throws when there is no `</head>`.
@@ -117,6 +124,13 @@ export function insertIntoHead(html: string, tags: readonly string[]): string {
   const indent = close[1] ?? '';
   const lines = tags.map((tag) => `${indent}  ${tag}\n`).join('');
   return html.slice(0, close.index) + lines + html.slice(close.index);
+}
+
+/** The .woff2 files a stylesheet's `url(…)`s name, by base name (e.g. 'inter-400-x1.woff2'). */
+export function woff2In(css: string): string[] {
+  return [...css.matchAll(/url\(\s*["']?([^"')]+\.woff2)["']?\s*\)/g)].map((m) =>
+    path.posix.basename(m[1]!),
+  );
 }
 
 /** `<link rel="modulepreload">` for a chunk, as Vite writes the entry's own. */
@@ -143,6 +157,8 @@ export function routeDocuments({
   let root = process.cwd();
   let base = '/';
   let enabled = true;
+  /** Modules that run at start-up: the static imports of the entry and of the hinted routes. */
+  const startUpModules = new Set<string>();
   return {
     name: 'mg:route-documents',
     apply: 'build',
@@ -152,51 +168,64 @@ export function routeDocuments({
       base = config.base;
       enabled = !config.plugins.some((plugin) => plugin.name.startsWith('storybook:'));
     },
+    buildEnd() {
+      if (!enabled) return;
+      startUpModules.clear();
+      const hinted = new Set(hintRoutes.flatMap((segment) => routes[segment] ?? []));
+      const visit = (id: string) => {
+        if (startUpModules.has(id)) return;
+        startUpModules.add(id);
+        for (const imported of this.getModuleInfo(id)?.importedIds ?? []) visit(imported);
+      };
+      for (const id of this.getModuleIds()) {
+        if (this.getModuleInfo(id)?.isEntry || hinted.has(relativeModule(root, id))) visit(id);
+      }
+    },
+    outputOptions(options) {
+      if (!enabled) return null;
+      return {
+        ...options,
+        postBanner: (chunk) => {
+          const startsUp = chunk.moduleIds.some((id) => startUpModules.has(id));
+          const size = Object.values(chunk.modules).reduce((t, m) => t + m.renderedLength, 0);
+          // No banner is `undefined`: Rolldown writes an empty line for '' (its type asks for a
+          // string). tests/unit/build/routeDocuments.test.ts holds an unhinted chunk to the
+          // bytes of a build without this plugin.
+          return startsUp && size >= MIN_HINTED_CHUNK_BYTES
+            ? COMPILE_HINT
+            : (undefined as unknown as string);
+        },
+      };
+    },
     generateBundle(_options, bundle) {
       const index = bundle['index.html'];
       if (!enabled || index?.type !== 'asset') return;
       const chunks = new Map<string, ChunkInfo>();
+      const fontFiles = new Map<string, string>();
+      const stylesheets: string[] = [];
       for (const output of Object.values(bundle)) {
         if (output.type === 'chunk') chunks.set(output.fileName, output);
+        else if (output.fileName.endsWith('.woff2'))
+          fontFiles.set(path.posix.basename(output.fileName), output.fileName);
+        else if (output.fileName.endsWith('.css')) stylesheets.push(String(output.source));
       }
-
-      const fonts = Object.values(bundle)
-        .filter((output) => output.type === 'asset' && output.fileName.endsWith('.woff2'))
-        .map((output) => fontPreloadTag(`${base}${output.fileName}`))
-        .sort();
+      const fonts = [...new Set(stylesheets.flatMap(woff2In))]
+        .map((name) => fontFiles.get(name))
+        .filter((file): file is string => file !== undefined)
+        .sort()
+        .map((file) => fontPreloadTag(`${base}${file}`));
       const html = insertIntoHead(String(index.source), fonts);
       index.source = html;
 
-      const preloads = routePreloads(chunks, root, routes);
-      for (const [segment, files] of preloads) {
+      for (const [segment, files] of routePreloads(chunks, root, routes)) {
         this.emitFile({
           type: 'asset',
-          fileName: `${ROUTE_DOCUMENTS_DIR}/${routeDocumentName(segment)}`,
+          fileName: routeDocumentFile(segment)!,
           source: insertIntoHead(
             html,
             files.map((file) => modulePreloadTag(`${base}${file}`)),
           ),
         });
-      }
-
-      const entry = [...chunks.values()].find((chunk) => chunk.isEntry)!;
-      const startUp = new Set(staticGraph([entry.fileName], chunks));
-      for (const segment of hintRoutes) {
-        for (const file of preloads.get(segment) ?? []) startUp.add(file);
-      }
-      for (const file of startUp) {
-        const chunk = bundle[file];
-        if (chunk?.type !== 'chunk' || Buffer.byteLength(chunk.code) < MIN_HINTED_CHUNK_BYTES)
-          continue;
-        chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
-        // One more line at the top: every mapping moves down a line (';' = an empty first line).
-        if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`;
-        const mapAsset = bundle[`${file}.map`];
-        if (mapAsset?.type === 'asset') {
-          const map = JSON.parse(String(mapAsset.source)) as { mappings: string };
-          map.mappings = `;${map.mappings}`;
-          mapAsset.source = JSON.stringify(map);
-        }
       }
     },
   };

@@ -2,14 +2,16 @@
  * Serves the built console under /admin (specification §1 base path; CONTRACT.md "Where things
  * live"): the run-time config script, hashed assets cached for a year, index.html revalidated on
  * every load, and for any other path under /admin its route's document (routes/<segment>.html,
- * written by the build: index.html that also preloads the route's chunks; issue 10 "Delivery"),
- * else index.html (SPA fallback; the app redirects unknown routes itself).
+ * written by the build: index.html that also preloads the route's chunks; issue 10 "Delivery";
+ * server/routeDocuments.ts), else index.html (SPA fallback; the app redirects unknown routes
+ * itself).
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { ServerConfig } from './context';
 import { COMPRESSIBLE_EXTENSIONS } from './compressible';
+import { entryScriptOf, routeDocumentFile } from './routeDocuments';
 
 /** Base path of the console (§1, §9). */
 export const CONSOLE_BASE = '/admin';
@@ -79,18 +81,6 @@ const NOT_BUILT_PAGE = `<!doctype html>
 Run <code>npm run build</code>, then restart the server (or use <code>npm start</code>, which builds first).</p>
 <p>The admin API itself is running.</p></body></html>
 `;
-
-/**
- * The build's route document for a console path (relative to /admin/, e.g. '', 'users',
- * 'users/42'): `routes/<first segment>.html`, `routes/index.html` for the dashboard (''). Null
- * when the first segment is not a plain lower-case name, so no path can name another file.
- * (scripts/route-documents.ts writes one per route; a path whose file is missing gets index.html.)
- */
-export function routeDocumentPath(relative: string): string | null {
-  const segment = relative.split('/')[0] ?? '';
-  if (segment === '') return 'routes/index.html';
-  return /^[a-z][a-z0-9-]{0,63}$/.test(segment) ? `routes/${segment}.html` : null;
-}
 
 interface FileHit {
   body: Buffer;
@@ -203,7 +193,8 @@ async function send(
  * existing files from `staticDir` (assets/* immutable for a year, others no-cache), each as its
  * brotli or gzip copy when the build wrote one and `Accept-Encoding` takes it, 404 for a source
  * map (`*.map`) and for a missing file under /admin/assets/, for any other path its route document
- * ({@link routeDocumentPath}) or else index.html (both no-cache), and a 503 page asking to run
+ * (server/routeDocuments.ts; only when it loads the same entry script as index.html) or else
+ * index.html (both no-cache), and a 503 page asking to run
  * `npm run build` when index.html is missing. Paths never escape `staticDir`.
  */
 export function createConsoleRouter(
@@ -254,16 +245,22 @@ export function createConsoleRouter(
     if (relative.startsWith('assets/'))
       return c.text('Not found', 404, { 'Cache-Control': 'no-store' });
     const real = await resolveRoot();
-    const routeDocument = routeDocumentPath(relative);
-    if (routeDocument) {
-      const routeFile = path.join(root, routeDocument);
-      const hit = await readRegularFile(routeFile, real);
-      if (hit) return send(c, hit, routeFile, REVALIDATE_CACHE, real);
-    }
     const indexFile = path.join(root, 'index.html');
     const index = await readRegularFile(indexFile, real);
     if (!index) {
       return c.html(NOT_BUILT_PAGE, 503, { 'Cache-Control': 'no-store', 'Retry-After': '30' });
+    }
+    // The route's document, when the build wrote one and it loads the same entry as index.html
+    // (a document left from an older build in the same folder would load that build's code).
+    const routeDocument = routeDocumentFile(relative.split('/')[0] ?? '');
+    if (routeDocument) {
+      const routeFile = path.join(root, routeDocument);
+      const hit = await readRegularFile(routeFile, real);
+      if (
+        hit &&
+        entryScriptOf(hit.body.toString('utf8')) === entryScriptOf(index.body.toString('utf8'))
+      )
+        return send(c, hit, routeFile, REVALIDATE_CACHE, real);
     }
     return send(c, index, indexFile, REVALIDATE_CACHE, real);
   });

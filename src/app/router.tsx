@@ -19,7 +19,9 @@
  * first bundle holds only the router and the API layer, and the sign-in page loads neither the
  * layout (its dialogs, menus, live alerts) nor any screen but its own (issue 10 "Delivery"); a
  * 'Loading…' status shows while a screen's code loads after a navigation. The address the page
- * opens at is loaded before the first render instead (loadInitialRoute, called by src/main.tsx).
+ * opens at is loaded before the first render instead (loadInitialRoute, called by src/main.tsx),
+ * and its chunks are already on their way: the server answers it with its route document, which
+ * preloads them (src/app/routeModules.ts says which modules each route starts with).
  */
 import { lazy, type ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';

@@ -6,14 +6,9 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { apiRequest } from '../../../src/api/client';
 import { setToken } from '../../../src/api/token';
-import { FIRST_DATA_PATHS, startFirstData } from '../../../src/app/firstData';
+import { startFirstData } from '../../../src/app/firstData';
 import { SCREEN_SEGMENTS } from '../../../src/app/router';
-import {
-  APP_BASENAME,
-  COMPILE_HINT_ROUTES,
-  ROUTE_MODULES,
-  routeSegmentOf,
-} from '../../../src/app/routeModules';
+import { ROUTE_MODULES, routeSegmentOf } from '../../../src/app/routeModules';
 import { api } from '../../msw/handlers';
 import { recordRequests, setupApiTestEnvironment } from '../support';
 
@@ -22,7 +17,6 @@ const seen = recordRequests(server);
 
 describe('routeSegmentOf', () => {
   it('reads the first segment under /admin/, the dashboard with or without the slash', () => {
-    expect(APP_BASENAME).toBe('/admin/');
     expect(routeSegmentOf('/admin/')).toBe('');
     expect(routeSegmentOf('/admin')).toBe('');
     expect(routeSegmentOf('/admin/users')).toBe('users');
@@ -56,10 +50,6 @@ describe('ROUTE_MODULES', () => {
     const guarded = Object.keys(ROUTE_MODULES).filter((segment) => segment !== 'login');
     expect([...SCREEN_SEGMENTS].sort()).toEqual(guarded.sort());
   });
-
-  it('hints the compilation of the two first-opened routes only', () => {
-    expect([...COMPILE_HINT_ROUTES].sort()).toEqual(['', 'login']);
-  });
 });
 
 describe('startFirstData', () => {
@@ -72,7 +62,6 @@ describe('startFirstData', () => {
     stats();
     setToken('tok');
     expect(startFirstData('/admin/')).toBe('/stats');
-    expect(FIRST_DATA_PATHS['']).toBe('/stats');
     expect(await apiRequest('/stats')).toEqual({ mrr: 1, answer: 1 });
     expect(seen.map((r) => new URL(r.url).pathname)).toEqual(['/api/admin/stats']);
     expect(seen[0]?.headers.get('authorization')).toBe('Bearer tok');

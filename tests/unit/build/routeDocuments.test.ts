@@ -11,12 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMPILE_HINT,
   insertIntoHead,
-  routeDocumentName,
   routeDocuments,
   routePreloads,
   staticGraph,
+  woff2In,
   type ChunkInfo,
 } from '../../../scripts/route-documents';
+import { routeDocumentFile } from '../../../server/routeDocuments';
 
 const chunk = (
   fileName: string,
@@ -68,9 +69,15 @@ describe('routePreloads', () => {
       /src\/Users\.tsx \(route 'users' in src\/app\/routeModules\.ts\) is not a lazily loaded chunk/,
     );
   });
+
+  it('fails for a route segment the server would never serve a document for', () => {
+    expect(() => routePreloads(chunks, '/root', { Login: ['src/Login.tsx'] })).toThrow(
+      /route segment 'Login' .* is not one the server serves/,
+    );
+  });
 });
 
-describe('insertIntoHead and routeDocumentName', () => {
+describe('insertIntoHead, woff2In and routeDocumentFile', () => {
   it('adds tags at the end of the head, one a line, one step deeper than </head>', () => {
     const html = '<html>\n  <head>\n    <title>x</title>\n  </head>\n  <body></body>\n</html>';
     expect(insertIntoHead(html, ['<link a>', '<link b>'])).toBe(
@@ -80,9 +87,28 @@ describe('insertIntoHead and routeDocumentName', () => {
     expect(() => insertIntoHead('<p>no head</p>', ['<link>'])).toThrow(/no <\/head>/);
   });
 
-  it('names the dashboard document index.html and the others by their segment', () => {
-    expect(routeDocumentName('')).toBe('index.html');
-    expect(routeDocumentName('users')).toBe('users.html');
+  it("reads the woff2 files a stylesheet's url()s name, quoted or not, and no other format", () => {
+    const css =
+      '@font-face{src:url(/admin/assets/inter-400-Ab1.woff2) format("woff2"),url(/admin/assets/inter-400-Cd2.woff) format("woff")}' +
+      '@font-face{src:url(\'./inter-700-Ef3.woff2\')}@font-face{src:url( "x/y-9.woff2" )}';
+    expect(woff2In(css)).toEqual(['inter-400-Ab1.woff2', 'inter-700-Ef3.woff2', 'y-9.woff2']);
+  });
+
+  it('names the dashboard document routes/index.html, the others by their segment, and no odd one', () => {
+    expect(routeDocumentFile('')).toBe('routes/index.html');
+    expect(routeDocumentFile('users')).toBe('routes/users.html');
+    expect(routeDocumentFile('isr')).toBe('routes/isr.html');
+    for (const odd of [
+      '..',
+      '.hidden',
+      'Users',
+      'a.html',
+      'a b',
+      '../secret',
+      '%2e%2e',
+      'x'.repeat(65),
+    ])
+      expect(routeDocumentFile(odd), odd).toBeNull();
   });
 });
 
@@ -125,7 +151,7 @@ describe('the plugin in a Vite build', () => {
     );
     // Long enough (over 4 KiB) to be hinted; the padding keeps each module its own.
     const pad = (name: string) =>
-      `export const ${name}Text = ${JSON.stringify(`${name} `.repeat(1200))};\n`;
+      `export const ${name}Text = ${JSON.stringify(`${name} `.repeat(2400))};\n`;
     write('src/ui.ts', `${pad('ui')}export function ui(s: string) { return '<' + s + '>'; }\n`);
     write('src/Shell.ts', `import { ui } from './ui';\nexport const Shell = () => ui('shell');\n`);
     write(
@@ -169,25 +195,37 @@ describe('the plugin in a Vite build', () => {
       expect(read(...file)).toMatch(font);
   });
 
-  it('marks the start-up chunks of 4 KiB and more with the compile hint, and shifts their source maps one line', () => {
+  it('starts the start-up chunks of 8 KiB and more with the compile hint, inside the content hash and the source map', () => {
     const m = manifest();
+    const plain = JSON.parse(
+      readFileSync(path.join(project, 'plain', '.vite', 'manifest.json'), 'utf8'),
+    ) as Record<string, { file: string }>;
     const hinted = (src: string) => read(m[src]!.file).startsWith(`${COMPILE_HINT}\n`);
     expect(hinted('index.html')).toBe(true); // the entry
-    expect(hinted('src/Dashboard.ts')).toBe(true);
+    expect(hinted('src/Dashboard.ts')).toBe(true); // a hinted route's screen
     expect(hinted('src/Users.ts')).toBe(false); // not a hinted route
-    expect(hinted('src/Shell.ts')).toBe(false); // under 4 KiB
+    expect(hinted('src/Shell.ts')).toBe(false); // under 8 KiB
 
-    // Against the same build without the plugin: the code gains the one line, and every mapping
-    // moves down that line (';' = an empty first line), so the hidden maps still map exactly.
+    // Against the same build without the plugin: the hinted code gains the one line and a name
+    // of its own (the line counts in the content hash, so a file name never changes bytes); every
+    // mapping moves down that line (';' = an empty first line), so the hidden maps still map.
+    const mappings = (file: string) =>
+      (JSON.parse(readFileSync(file, 'utf8')) as { mappings: string }).mappings;
     for (const src of ['index.html', 'src/Dashboard.ts']) {
-      const file = m[src]!.file;
-      const plainCode = readFileSync(path.join(project, 'plain', file), 'utf8');
-      expect(read(file)).toBe(`${COMPILE_HINT}\n${plainCode}`);
-      const mappings = (f: string) =>
-        (JSON.parse(readFileSync(f, 'utf8')) as { mappings: string }).mappings;
+      const [file, plainFile] = [m[src]!.file, plain[src]!.file];
+      expect(file).not.toBe(plainFile);
+      // (The entry imports a hinted chunk, whose name differs: content hashes are left out.)
+      const unhashed = (code: string) => code.replace(/-[\w-]{8}\.js/g, '-<hash>.js');
+      expect(unhashed(read(file))).toBe(
+        unhashed(
+          `${COMPILE_HINT}\n${readFileSync(path.join(project, 'plain', plainFile), 'utf8')}`,
+        ),
+      );
       expect(mappings(out(`${file}.map`))).toBe(
-        `;${mappings(path.join(project, 'plain', `${file}.map`))}`,
+        `;${mappings(path.join(project, 'plain', `${plainFile}.map`))}`,
       );
     }
+    // A chunk without the hint is the same file in both builds.
+    expect(m['src/Users.ts']!.file).toBe(plain['src/Users.ts']!.file);
   });
 });
