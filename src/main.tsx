@@ -13,17 +13,18 @@ import './app/startFirstData';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { holdUnauthorizedUntilHandled } from './api/client';
 import { createQueryClient } from './app/queryClient';
-import { createAppRouter, loadInitialRoute } from './app/router';
+import { AppRoutes, loadInitialRoute, openAtBasename } from './app/router';
+import { APP_BASENAME } from './app/routeModules';
 import './styles/global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
 const queryClient = createQueryClient();
-const router = createAppRouter();
+openAtBasename();
 holdUnauthorizedUntilHandled();
 
 performance.mark('mg:entry-evaluated');
@@ -32,7 +33,9 @@ void loadInitialRoute(queryClient).then(() => {
   createRoot(container).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <BrowserRouter basename={APP_BASENAME}>
+          <AppRoutes />
+        </BrowserRouter>
       </QueryClientProvider>
     </StrictMode>,
   );

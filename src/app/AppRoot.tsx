@@ -3,22 +3,19 @@
  * - Registers the app-wide 401 handling once (CONTRACT.md Authentication, §6): the API client has
  *   already cleared the token; the operator is sent to /login (replace), remembering where they
  *   were, and the login screen says the session expired.
- * - Keeps the document title in step with the screen (route `handle.title`), which screen readers
- *   announce after a navigation.
- * - Shows an accessible 'Loading…' while a lazily loaded route outside the shell (/login) loads.
+ * - Keeps the document title in step with the screen (ROUTE_TITLES in src/app/routeModules.ts),
+ *   which screen readers announce after a navigation.
+ * - Shows an accessible 'Loading…' while a lazily loaded route outside the shell (/login) loads,
+ *   and the error page when a route fails to render (RouteErrorBoundary), until the next
+ *   navigation.
  */
 import { Suspense, useEffect, useEffectEvent } from 'react';
-import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { onUnauthorized } from '../api/client';
 import { PRODUCT_TITLE } from '../components/AppLayout/brand';
 import { LOGIN_PATH, loginRedirectState } from '../screens/useLoginRedirect';
-import { RouteFallback } from './RouteFallback';
-
-/** What a route may declare in its `handle`. */
-export interface RouteHandle {
-  /** The screen's title, shown as '<title> · MG Admin Console' in the browser tab. */
-  title?: string;
-}
+import { RouteErrorBoundary, RouteFallback } from './RouteFallback';
+import { routeTitleOf } from './routeModules';
 
 /** The document title for a screen title: '<title> · MG Admin Console', or the product alone. */
 export function documentTitle(title: string | undefined): string {
@@ -39,25 +36,24 @@ function useUnauthorizedRedirect() {
   useEffect(() => onUnauthorized(() => handleUnauthorized()), []);
 }
 
-/** Sets document.title from the deepest matched route's handle.title. */
-function useDocumentTitle() {
-  const matches = useMatches();
-  const title = matches
-    .map((match) => (match.handle as RouteHandle | undefined)?.title)
-    .filter((value): value is string => typeof value === 'string')
-    .at(-1);
+/** Sets document.title from the screen at the router's location. */
+function useDocumentTitle(pathname: string) {
+  const title = routeTitleOf(pathname);
   useEffect(() => {
     document.title = documentTitle(title);
   }, [title]);
 }
 
-/** The root layout route: 401 handling, document title, and the top-level Suspense boundary. */
+/** The root layout route: 401 handling, document title, the error boundary and the top-level Suspense boundary. */
 export function AppRoot() {
+  const { pathname } = useLocation();
   useUnauthorizedRedirect();
-  useDocumentTitle();
+  useDocumentTitle(pathname);
   return (
-    <Suspense fallback={<RouteFallback />}>
-      <Outlet />
-    </Suspense>
+    <RouteErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<RouteFallback />}>
+        <Outlet />
+      </Suspense>
+    </RouteErrorBoundary>
   );
 }

@@ -35,6 +35,19 @@ export const ROUTE_MODULES = {
 /** A first path segment with a route of its own ('' = the dashboard). */
 export type RouteSegment = keyof typeof ROUTE_MODULES;
 
+/** Each route's screen title (§2), shown as '<title> · MG Admin Console' in the browser tab. */
+export const ROUTE_TITLES: Readonly<Record<RouteSegment, string>> = {
+  login: 'Admin Login',
+  '': 'Dashboard',
+  metrics: 'Metrics',
+  users: 'Users',
+  subscriptions: 'Subscriptions',
+  isr: 'Integrated Tracking (First-Party)',
+  logs: 'Logs',
+  settings: 'Settings',
+  maintenance: 'Maintenance',
+};
+
 /**
  * The routes whose start-up chunks carry V8's explicit compile hint (`//# allFunctionsCalledOnLoad`,
  * see scripts/route-documents.ts): the two addresses an operator opens first, whose chunks' code
@@ -53,4 +66,13 @@ export function routeSegmentOf(pathname: string): RouteSegment | null {
   if (!pathname.startsWith(APP_BASENAME)) return null;
   const segment = pathname.slice(APP_BASENAME.length).split('/')[0] ?? '';
   return Object.hasOwn(ROUTE_MODULES, segment) ? (segment as RouteSegment) : null;
+}
+
+/**
+ * The screen title of a router location's pathname (relative to the basename, as React Router's
+ * useLocation gives it: '/', '/users/42'); undefined for a path that names no route.
+ */
+export function routeTitleOf(routerPathname: string): string | undefined {
+  const segment = routerPathname.split('/')[1] ?? '';
+  return Object.hasOwn(ROUTE_TITLES, segment) ? ROUTE_TITLES[segment as RouteSegment] : undefined;
 }

@@ -25,11 +25,10 @@
  */
 import { lazy, type ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { Navigate, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { hasToken } from '../api/token';
-import { AppRoot, type RouteHandle } from './AppRoot';
+import { AppRoot } from './AppRoot';
 import { RequireAuth } from './RequireAuth';
-import { RouteError } from './RouteFallback';
 import { APP_BASENAME, routeSegmentOf } from './routeModules';
 
 /** A lazily loaded route component that can be loaded ahead of its first render. */
@@ -157,18 +156,6 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Titles of the guarded screens (§2), also used for the document title. */
-const titles = {
-  dashboard: 'Dashboard',
-  metrics: 'Metrics',
-  users: 'Users',
-  subscriptions: 'Subscriptions',
-  isr: 'Integrated Tracking (First-Party)',
-  logs: 'Logs',
-  settings: 'Settings',
-  maintenance: 'Maintenance',
-} as const;
-
 /**
  * The route objects, relative to the basename. Exported so flows can run the real table in a
  * memory router (stories) exactly as the browser router runs it.
@@ -176,11 +163,9 @@ const titles = {
 export const appRoutes: RouteObject[] = [
   {
     element: <AppRoot />,
-    errorElement: <RouteError />,
     children: [
       {
         path: 'login',
-        handle: { title: 'Admin Login' } satisfies RouteHandle,
         element: <LoginScreen />,
       },
       {
@@ -191,42 +176,34 @@ export const appRoutes: RouteObject[] = [
             children: [
               {
                 index: true,
-                handle: { title: titles.dashboard } satisfies RouteHandle,
                 element: <DashboardScreen />,
               },
               {
                 path: 'metrics',
-                handle: { title: titles.metrics } satisfies RouteHandle,
                 element: <MetricsScreen />,
               },
               {
                 path: 'users',
-                handle: { title: titles.users } satisfies RouteHandle,
                 element: <UsersScreen />,
               },
               {
                 path: 'subscriptions',
-                handle: { title: titles.subscriptions } satisfies RouteHandle,
                 element: <SubscriptionsScreen />,
               },
               {
                 path: 'isr',
-                handle: { title: titles.isr } satisfies RouteHandle,
                 element: <IsrScreen />,
               },
               {
                 path: 'logs',
-                handle: { title: titles.logs } satisfies RouteHandle,
                 element: <LogsScreen />,
               },
               {
                 path: 'settings',
-                handle: { title: titles.settings } satisfies RouteHandle,
                 element: <SettingsScreen />,
               },
               {
                 path: 'maintenance',
-                handle: { title: titles.maintenance } satisfies RouteHandle,
                 element: <MaintenanceScreen />,
               },
             ],
@@ -239,13 +216,22 @@ export const appRoutes: RouteObject[] = [
 ];
 
 /**
- * The browser router of the built console, under /admin/. An address of exactly /admin (no
- * slash, which the basename would not match) is first rewritten in place to /admin/.
+ * The console's routes (declarative routing: `<BrowserRouter basename={APP_BASENAME}>` in
+ * src/main.tsx renders this). React Router's data router would add about 56 KB of minified
+ * code to the entry every page loads, for features the console does not use (loaders, actions,
+ * fetchers); the stories still run the same table in data memory routers.
  */
-export function createAppRouter() {
+export function AppRoutes() {
+  return useRoutes(appRoutes);
+}
+
+/**
+ * Rewrites an address of exactly /admin (no slash, which the basename would not match) in place
+ * to /admin/, keeping its query and hash. Call once before the router renders.
+ */
+export function openAtBasename(): void {
   const { pathname, search, hash } = window.location;
   if (pathname === APP_BASENAME.slice(0, -1)) {
     window.history.replaceState(window.history.state, '', `${APP_BASENAME}${search}${hash}`);
   }
-  return createBrowserRouter(appRoutes, { basename: APP_BASENAME });
 }

@@ -205,7 +205,11 @@ test('a 401 (the session is gone) sends the operator to sign in, then back', asy
   await expect(page.getByRole('region', { name: 'MRR', exact: true })).toBeVisible();
 });
 
-test('every sidebar entry opens its screen under /admin', async ({ page }) => {
+test('every sidebar entry opens its screen under /admin, with its title in the browser tab', async ({
+  page,
+}) => {
+  await page.goto('login');
+  await expect(page).toHaveTitle('Admin Login · MG Admin Console');
   await signInToDashboard(page);
   const nav = page.getByRole('navigation', { name: 'Main' });
   const screens: [string, string, string][] = [
@@ -222,5 +226,29 @@ test('every sidebar entry opens its screen under /admin', async ({ page }) => {
     await nav.getByRole('link', { name: label, exact: true }).click();
     await expect(page).toHaveURL(at(path));
     await expect(page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible();
+    await expect(page).toHaveTitle(`${title} · MG Admin Console`);
   }
+});
+
+test('a screen whose code cannot be loaded shows the error page, focused, until the operator goes elsewhere', async ({
+  page,
+}) => {
+  await signInToDashboard(page);
+  // A stale or unreachable chunk (e.g. after a deploy): the Users screen's code fails to load.
+  await page.route(/\/assets\/UsersScreen-[\w-]+\.js$/, (route) => route.abort());
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Users', exact: true })
+    .click();
+  const heading = page.getByRole('heading', { level: 1, name: 'Something went wrong' });
+  await expect(heading).toBeVisible();
+  await expect(heading).toBeFocused();
+  await expect(page.getByRole('link', { name: 'Reload the console' })).toHaveAttribute(
+    'href',
+    '/admin/',
+  );
+  // Back: the location changes, the error page clears and the dashboard is shown again.
+  await page.goBack();
+  await expect(page.getByRole('region', { name: 'MRR', exact: true })).toBeVisible();
+  await expect(heading).toBeHidden();
 });

@@ -8,7 +8,12 @@ import { apiRequest } from '../../../src/api/client';
 import { setToken } from '../../../src/api/token';
 import { startFirstData } from '../../../src/app/firstData';
 import { SCREEN_SEGMENTS } from '../../../src/app/router';
-import { ROUTE_MODULES, routeSegmentOf } from '../../../src/app/routeModules';
+import {
+  ROUTE_MODULES,
+  ROUTE_TITLES,
+  routeSegmentOf,
+  routeTitleOf,
+} from '../../../src/app/routeModules';
 import { api } from '../../msw/handlers';
 import { recordRequests, setupApiTestEnvironment } from '../support';
 
@@ -32,6 +37,17 @@ describe('routeSegmentOf', () => {
     expect(routeSegmentOf('/admin/no-such-screen')).toBeNull();
     expect(routeSegmentOf('/admin/constructor')).toBeNull();
     expect(routeSegmentOf('/admin/__proto__')).toBeNull();
+  });
+});
+
+describe('routeTitleOf', () => {
+  it("gives the screen title of a router location's pathname (relative to the basename)", () => {
+    expect(routeTitleOf('/')).toBe('Dashboard');
+    expect(routeTitleOf('/users/42')).toBe('Users');
+    expect(routeTitleOf('/isr')).toBe('Integrated Tracking (First-Party)');
+    expect(routeTitleOf('/login')).toBe('Admin Login');
+    expect(routeTitleOf('/no-such-screen')).toBeUndefined();
+    expect(routeTitleOf('/constructor')).toBeUndefined();
   });
 });
 
