@@ -8,12 +8,7 @@ import { apiRequest } from '../../../src/api/client';
 import { setToken } from '../../../src/api/token';
 import { startFirstData } from '../../../src/app/firstData';
 import { SCREEN_SEGMENTS } from '../../../src/app/router';
-import {
-  ROUTE_MODULES,
-  ROUTE_TITLES,
-  routeSegmentOf,
-  routeTitleOf,
-} from '../../../src/app/routeModules';
+import { ROUTE_MODULES, routeSegmentOf, routeTitleOf } from '../../../src/app/routeModules';
 import { api } from '../../msw/handlers';
 import { recordRequests, setupApiTestEnvironment } from '../support';
 
