@@ -32,47 +32,17 @@ function narrowVisxScale(): Plugin {
   };
 }
 
-/**
- * <link rel="modulepreload"> in the built index.html for the entry chunk's own static imports
- * (the shared React chunk), so the browser fetches them alongside the entry instead of after
- * reading it. Vite's own module preloading is off (build.modulePreload below), which would also
- * wrap every lazy import in its link-inserting helper.
- */
-function entryModulePreload(): Plugin {
-  let base = '/';
-  return {
-    name: 'mg:entry-modulepreload',
-    apply: 'build',
-    configResolved(config) {
-      base = config.base;
-    },
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const entry = Object.values(ctx.bundle ?? {}).find(
-          (output) => output.type === 'chunk' && output.isEntry,
-        );
-        if (entry?.type !== 'chunk') return [];
-        return entry.imports.map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${file}` },
-          injectTo: 'head' as const,
-        }));
-      },
-    },
-  };
-}
-
 /** Where the API lives during `npm run dev` (the reference server started by `npm start`). */
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 
 export default defineConfig({
   base: '/admin/',
   // compressAssets: brotli and gzip copies of dist/ for server/static.ts (issue 10 "Delivery").
-  // entryModulePreload: the entry's shared chunk preloaded from index.html (dashboard LCP).
-  // routeDocuments: a document per route preloading its chunks, font preloads, and V8 compile
-  // hints on the start-up chunks (dashboard LCP; scripts/route-documents.ts).
-  plugins: [react(), narrowVisxScale(), entryModulePreload(), routeDocuments(), compressAssets()],
+  // routeDocuments: the entry's own chunks preloaded from index.html, a document per route
+  // preloading its chunks, font preloads, and V8 compile hints on the start-up chunks (dashboard
+  // LCP; scripts/route-documents.ts). Vite's own module preloading is off (build.modulePreload
+  // below), which would also wrap every lazy import in its link-inserting helper.
+  plugins: [react(), narrowVisxScale(), routeDocuments(), compressAssets()],
   resolve: {
     alias: [
       // @visx/text's calc() reducer without its general math evaluator (~7 KiB gzip off the

@@ -2,7 +2,9 @@
  * Route documents and start-up hints for the built console (issue 10 "Delivery", dashboard LCP).
  * A Vite plugin (build only) that:
  *
- * 1. writes `routes/<segment>.html` (`routes/index.html` for the dashboard, '';
+ * 1. preloads the entry's own chunks from index.html (`<link rel="modulepreload">`), so the
+ *    browser fetches them alongside the entry instead of after reading it, and writes
+ *    `routes/<segment>.html` (`routes/index.html` for the dashboard, '';
  *    server/routeDocuments.ts) for every route of src/app/routeModules.ts: the built index.html
  *    plus `<link rel="modulepreload">` for each chunk the route's lazily loaded modules import
  *    statically (the entry's own chunks excepted: index.html already loads them). The browser then
@@ -69,6 +71,13 @@ export function staticGraph(start: readonly string[], chunks: ReadonlyMap<string
   return [...seen];
 }
 
+/** The entry chunk's file and every chunk it imports statically ({@link staticGraph}), entry first. */
+export function entryGraph(chunks: ReadonlyMap<string, ChunkInfo>): string[] {
+  const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error('route documents: the bundle has no entry chunk');
+  return staticGraph([entry.fileName], chunks);
+}
+
 /**
  * Per route segment, the chunk files its document preloads: the static graph of the chunks of its
  * modules, less the entry's own graph. Throws when a segment could not be served
@@ -79,9 +88,7 @@ export function routePreloads(
   root: string,
   routes: Readonly<Record<string, readonly string[]>> = ROUTE_MODULES,
 ): Map<string, string[]> {
-  const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
-  if (!entry) throw new Error('route documents: the bundle has no entry chunk');
-  const loadedByEntry = new Set(staticGraph([entry.fileName], chunks));
+  const loadedByEntry = new Set(entryGraph(chunks));
   const byModule = new Map<string, string>();
   for (const chunk of chunks.values()) {
     if (chunk.facadeModuleId)
@@ -149,7 +156,7 @@ export interface RouteDocumentsOptions {
   hintRoutes?: readonly string[];
 }
 
-/** The Vite plugin: route documents, font preloads and compile hints (see the file comment). */
+/** The Vite plugin: start-up preloads, route documents and compile hints (see the file comment). */
 export function routeDocuments({
   routes = ROUTE_MODULES,
   hintRoutes = COMPILE_HINT_ROUTES,
@@ -214,7 +221,10 @@ export function routeDocuments({
         .filter((file): file is string => file !== undefined)
         .sort()
         .map((file) => fontPreloadTag(`${base}${file}`));
-      const html = insertIntoHead(String(index.source), fonts);
+      const entryChunks = entryGraph(chunks)
+        .slice(1)
+        .map((file) => modulePreloadTag(`${base}${file}`));
+      const html = insertIntoHead(String(index.source), [...entryChunks, ...fonts]);
       index.source = html;
 
       for (const [segment, files] of routePreloads(chunks, root, routes)) {

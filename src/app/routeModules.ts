@@ -73,6 +73,6 @@ export function routeSegmentOf(pathname: string): RouteSegment | null {
  * useLocation gives it: '/', '/users/42'); undefined for a path that names no route.
  */
 export function routeTitleOf(routerPathname: string): string | undefined {
-  const segment = routerPathname.split('/')[1] ?? '';
-  return Object.hasOwn(ROUTE_TITLES, segment) ? ROUTE_TITLES[segment as RouteSegment] : undefined;
+  const segment = routeSegmentOf(`${APP_BASENAME}${routerPathname.replace(/^\//, '')}`);
+  return segment === null ? undefined : ROUTE_TITLES[segment];
 }

@@ -29,7 +29,7 @@ import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { hasToken } from '../api/token';
 import { AppRoot } from './AppRoot';
 import { RequireAuth } from './RequireAuth';
-import { APP_BASENAME, routeSegmentOf } from './routeModules';
+import { APP_BASENAME, routeSegmentOf, type RouteSegment } from './routeModules';
 
 /** A lazily loaded route component that can be loaded ahead of its first render. */
 type PreloadableComponent = ComponentType & {
@@ -113,9 +113,8 @@ const screenData: Partial<Record<ScreenSegment, (queryClient: QueryClient) => Pr
  */
 export const FIRST_DATA_WAIT_MS = 250;
 
-/** The guarded screen segment of the address being opened (window.location), or null. */
-function screenOfLocation(): ScreenSegment | null {
-  const segment = routeSegmentOf(window.location.pathname);
+/** The guarded screen segment of `segment` (a route segment), or null (/login, no route). */
+function screenOf(segment: RouteSegment | null): ScreenSegment | null {
   return segment !== null && Object.hasOwn(screens, segment) ? (segment as ScreenSegment) : null;
 }
 
@@ -128,7 +127,7 @@ export const SCREEN_SEGMENTS = Object.keys(screens) as readonly ScreenSegment[];
  * screen's own lazy load to report.
  */
 function preloadScreenOfLocation(): void {
-  const segment = screenOfLocation();
+  const segment = screenOf(routeSegmentOf(window.location.pathname));
   if (segment !== null) screens[segment].preload().catch(() => undefined);
 }
 
@@ -142,12 +141,13 @@ function preloadScreenOfLocation(): void {
  * the redirect renders at once.
  */
 export async function loadInitialRoute(queryClient: QueryClient): Promise<void> {
-  const segment = screenOfLocation();
-  if (segment !== null && hasToken()) {
-    const data = screenData[segment]?.(queryClient).catch(() => undefined);
-    await Promise.all([AppShell.preload(), screens[segment].preload()]).catch(() => undefined);
+  const route = routeSegmentOf(window.location.pathname);
+  const screen = screenOf(route);
+  if (screen !== null && hasToken()) {
+    const data = screenData[screen]?.(queryClient).catch(() => undefined);
+    await Promise.all([AppShell.preload(), screens[screen].preload()]).catch(() => undefined);
     if (data) await Promise.race([data, delay(FIRST_DATA_WAIT_MS)]);
-  } else if (routeSegmentOf(window.location.pathname) === 'login') {
+  } else if (route === 'login') {
     await LoginScreen.preload().catch(() => undefined);
   }
 }
