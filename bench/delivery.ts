@@ -19,13 +19,15 @@
  * 3. dashboard LCP ≤ 800 ms at 4× CPU throttling (CDP Emulation.setCPUThrottlingRate): the last
  *    largest-contentful-paint entry of a signed-in load of /admin/ in a new page, BENCH_LCP_RUNS
  *    runs (default 7) each, median and p95, in three browsers:
- *    - a repeat visit (the budget line): a browser profile on disk, as an operator's browser is,
+ *    - a repeat visit: a browser profile on disk, as an operator's browser is,
  *      signed in and warmed by two loads, so its HTTP cache holds the scripts and V8's code cache
  *      their compiled code (Chromium keeps that cache on disk, beside the HTTP cache, for a script
  *      run twice; Playwright's incognito contexts keep none, and each new page is a new process);
  *    - scripts in the HTTP cache only (an incognito context: every load parses and compiles the
  *      scripts again);
  *    - an empty cache (a new incognito context per load).
+ *   The budget holds only when every one of the three medians is within it: the verdict line names
+ *   the slowest.
  *
  * Each LCP line also gives the medians of the console's start-up marks (User Timing, ms since
  * navigation): `mg:entry` (the entry script starts to run: everything before is the document,
@@ -381,9 +383,12 @@ async function main() {
         `  ${kinds[kind]}: median ${median.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (runs ${sorted.map((t) => t.toFixed(0)).join(', ')}); entry runs at ${phase('entry').toFixed(0)} ms, first render at ${phase('firstRender').toFixed(0)} ms`,
       );
     }
-    const { median, p95 } = stats(lcp('profile'));
+    // Every row counts: the verdict is the slowest row's median.
+    const [slowest] = (Object.keys(kinds) as (keyof typeof kinds)[])
+      .map((kind) => ({ kind, ...stats(lcp(kind)) }))
+      .sort((a, b) => b.median - a.median);
     console.log(
-      `${verdict(median <= LCP_BUDGET_MS)} dashboard LCP median ${median.toFixed(0)} ms ≤ ${LCP_BUDGET_MS} ms at ${CPU_THROTTLING}× CPU, repeat visit (p95 ${p95.toFixed(0)} ms)`,
+      `${verdict(slowest!.median <= LCP_BUDGET_MS)} dashboard LCP median ≤ ${LCP_BUDGET_MS} ms at ${CPU_THROTTLING}× CPU on every row; slowest: ${kinds[slowest!.kind].trim()}, median ${slowest!.median.toFixed(0)} ms (p95 ${slowest!.p95.toFixed(0)} ms)`,
     );
   } finally {
     await browser.close();
