@@ -7,9 +7,12 @@
  * browser fetches them alongside the entry instead of after running it (issue 10 "Delivery",
  * dashboard LCP).
  *
+ * The build also plans the start-up chunks from it: the sign-in route's code shared with the
+ * console in one chunk, the landing route's (the shell and the dashboard) in another.
+ *
  * Keep it in step with the lazy imports of src/app/router.tsx: the build fails when a module
- * named here is not a lazily loaded chunk, and a unit test checks that every guarded screen of
- * the router has its entry.
+ * named here is not loaded lazily (by import()), and a unit test checks that every guarded screen
+ * of the router has its entry.
  */
 
 /** The base path the console is served under, with its trailing slash (the dashboard is /admin/). */

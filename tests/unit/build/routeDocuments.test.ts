@@ -1,9 +1,10 @@
 /**
  * The build's route documents, font preloads and compile hints (scripts/route-documents.ts; issue
- * 10 "Delivery", dashboard LCP): the graph helpers on hand-made chunks, and the plugin in a real
- * Vite build of a small project (a shell, two screens, a sign-in screen and a font).
+ * 10 "Delivery", dashboard LCP): the graph helpers and the start-up chunk plan on hand-made
+ * chunks and modules, and the plugin in a real Vite build of a small project (a shell, two
+ * screens, a sign-in screen, a form part the sign-in screen shares with a screen, and a font).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
@@ -11,22 +12,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMPILE_HINT,
   insertIntoHead,
+  planStartChunks,
   routeDocuments,
   routePreloads,
   staticGraph,
   woff2In,
   type ChunkInfo,
+  type ModuleNode,
+  type RouteDocumentsOptions,
 } from '../../../scripts/route-documents';
 import { routeDocumentFile } from '../../../server/routeDocuments';
 
 const chunk = (
   fileName: string,
   imports: string[],
-  facade: string | null = null,
+  module: string | null = null,
   isEntry = false,
 ): [string, ChunkInfo] => [
   fileName,
-  { fileName, imports, isEntry, facadeModuleId: facade && `/root/${facade}` },
+  { fileName, imports, isEntry, moduleIds: module ? [`/root/${module}`] : [] },
 ];
 
 const chunks = new Map<string, ChunkInfo>([
@@ -64,9 +68,24 @@ describe('routePreloads', () => {
     expect(preloads.get('')).toEqual(['Shell.js', 'ui.js', 'form.js', 'Dashboard.js', 'stats.js']);
   });
 
-  it('fails, naming the table, when a module has no chunk of its own', () => {
+  it('finds a module in a chunk that holds others too (a planned start-up chunk)', () => {
+    const merged = new Map(chunks);
+    merged.set('start.js', {
+      fileName: 'start.js',
+      imports: ['index.js', 'ui.js'],
+      isEntry: false,
+      moduleIds: ['/root/src/Shell.tsx', '/root/src/Dashboard.tsx'],
+    });
+    merged.delete('Shell.js');
+    merged.delete('Dashboard.js');
+    expect(
+      routePreloads(merged, '/root', { '': ['src/Shell.tsx', 'src/Dashboard.tsx'] }).get(''),
+    ).toEqual(['start.js', 'ui.js', 'form.js']);
+  });
+
+  it('fails, naming the table, when a module is in no chunk', () => {
     expect(() => routePreloads(chunks, '/root', { users: ['src/Users.tsx'] })).toThrow(
-      /src\/Users\.tsx \(route 'users' in src\/app\/routeModules\.ts\) is not a lazily loaded chunk/,
+      /src\/Users\.tsx \(route 'users' in src\/app\/routeModules\.ts\) is in no chunk/,
     );
   });
 
@@ -74,6 +93,62 @@ describe('routePreloads', () => {
     expect(() => routePreloads(chunks, '/root', { Login: ['src/Login.tsx'] })).toThrow(
       /route segment 'Login' .* is not one the server serves/,
     );
+  });
+});
+
+describe('planStartChunks', () => {
+  // main → react, client; Login → form → client; Shell → layout → ui; Dashboard → ui, card;
+  // Users → form, ui, table; card → react. '\0runtime' is a virtual module.
+  const graph: Record<string, ModuleNode> = {
+    main: { isEntry: true, importedIds: ['react', 'client'] },
+    react: { isEntry: false, importedIds: [] },
+    client: { isEntry: false, importedIds: ['\0runtime'] },
+    '\0runtime': { isEntry: false, importedIds: [] },
+    Login: { isEntry: false, importedIds: ['form', 'loginArt'] },
+    loginArt: { isEntry: false, importedIds: [] },
+    form: { isEntry: false, importedIds: ['client'] },
+    Shell: { isEntry: false, importedIds: ['layout', '\0runtime'] },
+    layout: { isEntry: false, importedIds: ['ui'] },
+    ui: { isEntry: false, importedIds: ['react'] },
+    Dashboard: { isEntry: false, importedIds: ['ui', 'card'] },
+    card: { isEntry: false, importedIds: ['react'] },
+    Users: { isEntry: false, importedIds: ['form', 'ui', 'table'] },
+    table: { isEntry: false, importedIds: [] },
+  };
+  const routes = {
+    login: ['Login'],
+    '': ['Shell', 'Dashboard'],
+    users: ['Shell', 'Users'],
+  };
+  const plan = (r: Record<string, string[]> = routes) =>
+    planStartChunks(Object.keys(graph), (id) => graph[id] ?? null, r);
+
+  it('puts what the sign-in page shares with other routes in common, the rest of the landing route in start', () => {
+    const { common, start } = plan();
+    expect([...common].sort()).toEqual(['form']);
+    expect([...start].sort()).toEqual(['Dashboard', 'Shell', 'card', 'layout', 'ui']);
+  });
+
+  it("leaves the entry's modules, virtual modules, sign-in-only code and other screens' code alone", () => {
+    const { common, start } = plan();
+    for (const id of [
+      'main',
+      'react',
+      'client',
+      '\0runtime',
+      'Login',
+      'loginArt',
+      'Users',
+      'table',
+    ])
+      expect(common.has(id) || start.has(id), id).toBe(false);
+  });
+
+  it('plans nothing for routes the table does not have', () => {
+    const { common, start } = planStartChunks(Object.keys(graph), (id) => graph[id] ?? null, {
+      users: ['Shell', 'Users'],
+    });
+    expect(common.size + start.size).toBe(0);
   });
 });
 
@@ -116,16 +191,37 @@ describe('the plugin in a Vite build', () => {
   let project: string;
   const out = (...parts: string[]) => path.join(project, 'dist', ...parts);
   const read = (...parts: string[]) => readFileSync(out(...parts), 'utf8');
-  const manifest = () =>
-    JSON.parse(read('.vite', 'manifest.json')) as Record<string, { file: string }>;
 
-  async function buildProject(withPlugin: boolean, outDir: string) {
+  /**
+   * The chunk file (e.g. 'assets/start-x1.js') of the build in `dir` that holds the module `src`
+   * (e.g. 'src/Shell.ts'), read from the chunks' hidden source maps.
+   */
+  const fileOf = (src: string, dir = 'dist') => {
+    const assets = path.join(project, dir, 'assets');
+    const maps = readdirSync(assets).filter((file) => file.endsWith('.js.map'));
+    const found = maps.filter((map) =>
+      (JSON.parse(readFileSync(path.join(assets, map), 'utf8')) as { sources: string[] }).sources
+        .map((source) => path.resolve(assets, source))
+        .includes(path.join(project, src)),
+    );
+    if (found.length !== 1) throw new Error(`${src} is in ${found.length} chunks of ${dir}`);
+    return `assets/${found[0]!.replace(/\.map$/, '')}`;
+  };
+  const entryFile = (dir = 'dist') =>
+    (
+      JSON.parse(readFileSync(path.join(project, dir, '.vite', 'manifest.json'), 'utf8')) as Record<
+        string,
+        { file: string }
+      >
+    )['index.html']!.file;
+
+  async function buildProject(options: RouteDocumentsOptions | null, outDir: string) {
     await build({
       root: project,
       base: '/admin/',
       logLevel: 'silent',
       configFile: false,
-      plugins: withPlugin ? [routeDocuments({ routes: ROUTES, hintRoutes: ['login', ''] })] : [],
+      plugins: options ? [routeDocuments({ routes: ROUTES, ...options })] : [],
       build: { outDir, sourcemap: 'hidden', manifest: true, modulePreload: false, minify: false },
     });
   }
@@ -153,36 +249,60 @@ describe('the plugin in a Vite build', () => {
     const pad = (name: string) =>
       `export const ${name}Text = ${JSON.stringify(`${name} `.repeat(2400))};\n`;
     write('src/ui.ts', `${pad('ui')}export function ui(s: string) { return '<' + s + '>'; }\n`);
+    write('src/form.ts', `export function field(s: string) { return '[' + s + ']'; }\n`);
     write('src/Shell.ts', `import { ui } from './ui';\nexport const Shell = () => ui('shell');\n`);
     write(
       'src/Dashboard.ts',
       `import { ui } from './ui';\n${pad('dash')}export const Dashboard = () => ui('dash');\n`,
     );
-    write('src/Users.ts', `import { ui } from './ui';\nexport const Users = () => ui('users');\n`);
-    write('src/Login.ts', `export const Login = () => 'login';\n`);
+    write(
+      'src/Users.ts',
+      `import { ui } from './ui';\nimport { field } from './form';\nexport const Users = () => ui('users') + field('q');\n`,
+    );
+    write(
+      'src/Login.ts',
+      `import { field } from './form';\nexport const Login = () => 'login' + field('email');\n`,
+    );
     write(
       'src/main.ts',
       `import './style.css';\n${pad('main')}const load = { shell: () => import('./Shell'), dashboard: () => import('./Dashboard'), users: () => import('./Users'), login: () => import('./Login') };\n(globalThis as Record<string, unknown>).load = [load, mainText];\n`,
     );
-    await buildProject(true, 'dist');
-    await buildProject(false, 'plain');
+    await buildProject({ hintRoutes: ['login', ''] }, 'dist');
+    await buildProject({ compileHints: false }, 'unhinted');
+    await buildProject(null, 'plain');
   }, 60_000);
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
+  it('plans the start-up chunks: the sign-in code other routes share in common, the landing route in start', () => {
+    // Without the plugin, Rolldown cuts the shell, the dashboard and ui into chunks of their own.
+    expect(
+      new Set(['src/Shell.ts', 'src/Dashboard.ts', 'src/ui.ts'].map((src) => fileOf(src, 'plain')))
+        .size,
+    ).toBe(3);
+    const start = fileOf('src/Shell.ts');
+    expect(start).toMatch(/^assets\/start-[\w-]+\.js$/);
+    expect(fileOf('src/Dashboard.ts')).toBe(start);
+    expect(fileOf('src/ui.ts')).toBe(start);
+    expect(fileOf('src/form.ts')).toMatch(/^assets\/common-[\w-]+\.js$/);
+    // Sign-in-only code and other screens' code keep chunks of their own.
+    for (const src of ['src/Login.ts', 'src/Users.ts'])
+      expect([start, fileOf('src/form.ts')]).not.toContain(fileOf(src));
+  });
+
   it("writes a document per route that preloads the route's chunks, and none of another route's", () => {
-    const m = manifest();
     const dashboard = read('routes', 'index.html');
     const users = read('routes', 'users.html');
     const login = read('routes', 'login.html');
     const link = (file: string) => `<link rel="modulepreload" crossorigin href="/admin/${file}">`;
-    for (const src of ['src/Shell.ts', 'src/Dashboard.ts'])
-      expect(dashboard).toContain(link(m[src]!.file));
-    expect(dashboard).not.toContain(link(m['src/Users.ts']!.file));
-    expect(users).toContain(link(m['src/Users.ts']!.file));
-    expect(login).toContain(link(m['src/Login.ts']!.file));
-    expect(login).not.toContain(link(m['src/Shell.ts']!.file));
+    const [start, common] = [fileOf('src/Shell.ts'), fileOf('src/form.ts')];
+    expect(dashboard).toContain(link(start));
+    expect(dashboard).not.toContain(link(fileOf('src/Users.ts')));
+    expect(dashboard).not.toContain(link(common)); // the dashboard uses no form part
+    for (const file of [start, common, fileOf('src/Users.ts')]) expect(users).toContain(link(file));
+    for (const file of [common, fileOf('src/Login.ts')]) expect(login).toContain(link(file));
+    expect(login).not.toContain(link(start));
     // The entry is loaded by its own script element, never preloaded again.
-    expect(dashboard).not.toContain(link(m['index.html']!.file));
+    expect(dashboard).not.toContain(link(entryFile()));
     // Each document is index.html plus its links.
     const index = read('index.html');
     expect(dashboard.replace(/\n\s*<link rel="modulepreload"[^>]*>/g, '')).toBe(index);
@@ -196,36 +316,33 @@ describe('the plugin in a Vite build', () => {
   });
 
   it('starts the start-up chunks of 8 KiB and more with the compile hint, inside the content hash and the source map', () => {
-    const m = manifest();
-    const plain = JSON.parse(
-      readFileSync(path.join(project, 'plain', '.vite', 'manifest.json'), 'utf8'),
-    ) as Record<string, { file: string }>;
-    const hinted = (src: string) => read(m[src]!.file).startsWith(`${COMPILE_HINT}\n`);
-    expect(hinted('index.html')).toBe(true); // the entry
-    expect(hinted('src/Dashboard.ts')).toBe(true); // a hinted route's screen
-    expect(hinted('src/Users.ts')).toBe(false); // not a hinted route
-    expect(hinted('src/Shell.ts')).toBe(false); // under 8 KiB
+    const hinted = (file: string) => read(file).startsWith(`${COMPILE_HINT}\n`);
+    expect(hinted(entryFile())).toBe(true); // the entry
+    expect(hinted(fileOf('src/Dashboard.ts'))).toBe(true); // a hinted route's chunk
+    expect(hinted(fileOf('src/Users.ts'))).toBe(false); // not a hinted route
+    expect(hinted(fileOf('src/form.ts'))).toBe(false); // under 8 KiB
 
-    // Against the same build without the plugin: the hinted code gains the one line and a name
-    // of its own (the line counts in the content hash, so a file name never changes bytes); every
+    // Against the same build without hints: the hinted code gains the one line and a name of its
+    // own (the line counts in the content hash, so a file name never changes bytes); every
     // mapping moves down that line (';' = an empty first line), so the hidden maps still map.
     const mappings = (file: string) =>
       (JSON.parse(readFileSync(file, 'utf8')) as { mappings: string }).mappings;
-    for (const src of ['index.html', 'src/Dashboard.ts']) {
-      const [file, plainFile] = [m[src]!.file, plain[src]!.file];
+    const unhinted = (...parts: string[]) => path.join(project, 'unhinted', ...parts);
+    // (A chunk importing a hinted chunk names a different file: content hashes are left out.)
+    const unhashed = (code: string) => code.replace(/-[\w-]{8}\.js/g, '-<hash>.js');
+    for (const [file, plainFile] of [
+      [entryFile(), entryFile('unhinted')],
+      [fileOf('src/Dashboard.ts'), fileOf('src/Dashboard.ts', 'unhinted')],
+    ] as const) {
       expect(file).not.toBe(plainFile);
-      // (The entry imports a hinted chunk, whose name differs: content hashes are left out.)
-      const unhashed = (code: string) => code.replace(/-[\w-]{8}\.js/g, '-<hash>.js');
       expect(unhashed(read(file))).toBe(
-        unhashed(
-          `${COMPILE_HINT}\n${readFileSync(path.join(project, 'plain', plainFile), 'utf8')}`,
-        ),
+        unhashed(`${COMPILE_HINT}\n${readFileSync(unhinted(plainFile), 'utf8')}`),
       );
-      expect(mappings(out(`${file}.map`))).toBe(
-        `;${mappings(path.join(project, 'plain', `${plainFile}.map`))}`,
-      );
+      expect(mappings(out(`${file}.map`))).toBe(`;${mappings(unhinted(`${plainFile}.map`))}`);
     }
-    // A chunk without the hint is the same file in both builds.
-    expect(m['src/Users.ts']!.file).toBe(plain['src/Users.ts']!.file);
+    // A chunk without the hint is the same code in both builds.
+    expect(unhashed(read(fileOf('src/Users.ts')))).toBe(
+      unhashed(readFileSync(unhinted(fileOf('src/Users.ts', 'unhinted')), 'utf8')),
+    );
   });
 });
