@@ -109,10 +109,12 @@ export const MobileClosed: Story = {
 
     const menuButton = canvas.getByRole('button', { name: 'Open menu' });
     await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    await expect(menuButton).toHaveAttribute('aria-haspopup', 'dialog');
     await userEvent.click(menuButton);
     await expect(args.onMobileNavOpenChange).toHaveBeenLastCalledWith(true);
     const dialog = await canvas.findByRole('dialog', { name: 'MG Admin Console' });
     await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    await expect(menuButton).toHaveAttribute('aria-controls', dialog.id);
     await waitFor(() =>
       expect(dialog).toContainElement(canvasElement.ownerDocument.activeElement as HTMLElement),
     );

@@ -69,6 +69,46 @@ export const Closed: Story = {
   },
 };
 
+/**
+ * The button toggles the feed (it names the dialog it controls while open); a click elsewhere
+ * closes it and leaves focus where the click put it.
+ */
+export const ToggleAndClickOutside: Story = {
+  decorators: [
+    (Story) => (
+      <>
+        <Story />
+        <button type="button">Elsewhere</button>
+      </>
+    ),
+  ],
+  play: async ({ canvas, canvasElement, args }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const button = canvas.getByRole('button', { name: 'Live activity' });
+    await expect(button).toHaveAttribute('aria-haspopup', 'dialog');
+    await expect(button).not.toHaveAttribute('aria-controls');
+    await userEvent.click(button);
+    const dialog = await body.findByRole('dialog', { name: 'Live activity' });
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    await expect(button).toHaveAttribute('aria-controls', dialog.id);
+    // The button again: closed, and focus back on it.
+    await userEvent.click(button);
+    await expect(args.onOpenChange).toHaveBeenLastCalledWith(false);
+    await waitFor(() => expect(body.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(button).toHaveFocus());
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    // Reopened, then a click on another control: closed, and focus stays on that control.
+    await userEvent.click(button);
+    await body.findByRole('dialog', { name: 'Live activity' });
+    const elsewhere = canvas.getByRole('button', { name: 'Elsewhere' });
+    await userEvent.click(elsewhere);
+    await expect(args.onOpenChange).toHaveBeenLastCalledWith(false);
+    await waitFor(() => expect(body.queryByRole('dialog')).toBeNull());
+    await expect(elsewhere).toHaveFocus();
+    await expect(args.onOpenChange).toHaveBeenCalledTimes(4);
+  },
+};
+
 /** Three events arrived since the feed was last open: the count shows and is in the name. */
 export const Unread: Story = {
   args: { unreadCount: 3 },

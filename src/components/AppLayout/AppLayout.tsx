@@ -1,11 +1,18 @@
-import { useId, type ComponentType, type ReactNode, type SVGProps } from 'react';
+import {
+  lazy,
+  Suspense,
+  useId,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+  type SVGProps,
+} from 'react';
 import { NavLink } from 'react-router-dom';
-import * as Dialog from '@radix-ui/react-dialog';
 import { Button } from '../Button';
 import { SoundToggle } from '../SoundToggle';
 import { PRODUCT_TITLE, PROVIDER_LINKS, VERSION_LABEL, type ExternalLink } from './brand';
 import {
-  CloseIcon,
   CollapseIcon,
   DashboardIcon,
   ExternalIcon,
@@ -20,6 +27,14 @@ import {
   UsersIcon,
 } from './icons';
 import styles from './AppLayout.module.css';
+
+/** Loads the mobile menu's dialog module (./MobileNavDialog); import() loads a module once. */
+const loadMobileNavDialog = () => import('./MobileNavDialog');
+
+/** The overlay menu's dialog, loaded on first use (see ./MobileNavDialog). */
+const MobileNavDialog = lazy(() =>
+  loadMobileNavDialog().then((module) => ({ default: module.MobileNavDialog })),
+);
 
 /** Which shell the screen edge chose with a media query: a collapsible sidebar, or an overlay menu. */
 export type LayoutViewport = 'desktop' | 'mobile';
@@ -144,6 +159,10 @@ function ExternalLinks({ links, direction }: ExternalLinksProps) {
  * The shell every signed-in route shares (§2 Layout): a header with version, title, external
  * links, the live stream's items (issue 9), operator, sound switch and 'Log out'; the eight-entry sidebar ('Main' navigation),
  * collapsible on desktop and an overlay on mobile; and the main landmark holding the screen.
+ *
+ * The overlay's dialog code is loaded when the menu is first opened, or as soon as the pointer
+ * enters or focus reaches its button (issue 10 "Delivery": not in the shell's start-up code); until
+ * it has arrived, an open menu shows nothing, and it opens as soon as it has.
  */
 export function AppLayout({
   viewport,
@@ -160,112 +179,123 @@ export function AppLayout({
   children,
 }: AppLayoutProps) {
   const sidebarId = useId();
+  const drawerId = useId();
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
   const isMobile = viewport === 'mobile';
+  const isMenuOpen = isMobile && isMobileNavOpen;
+  // The dialog stays mounted once opened, so it closes (and returns focus) as a dialog does.
+  const [hasMenuOpened, setHasMenuOpened] = useState(isMenuOpen);
+  if (isMenuOpen && !hasMenuOpened) setHasMenuOpened(true);
   const isCollapsed = !isMobile && isSidebarCollapsed;
   const externalLinks = [...PROVIDER_LINKS, ...siteLinks];
   const initial = operatorName.trim().charAt(0).toUpperCase() || '?';
 
   return (
-    <Dialog.Root open={isMobile && isMobileNavOpen} onOpenChange={onMobileNavOpenChange}>
-      <div
-        className={styles.layout}
-        data-viewport={viewport}
-        data-sidebar={isMobile ? undefined : isCollapsed ? 'collapsed' : 'expanded'}
-      >
-        <a className={styles.skipLink} href={`#${MAIN_CONTENT_ID}`}>
-          Skip to content
-        </a>
+    <div
+      className={styles.layout}
+      data-viewport={viewport}
+      data-sidebar={isMobile ? undefined : isCollapsed ? 'collapsed' : 'expanded'}
+    >
+      <a className={styles.skipLink} href={`#${MAIN_CONTENT_ID}`}>
+        Skip to content
+      </a>
 
-        <header className={styles.header}>
-          {isMobile ? (
-            <Dialog.Trigger asChild>
-              <Button variant="ghost" className={styles.iconButton} aria-label="Open menu">
-                <MenuIcon className={styles.buttonIcon} />
-              </Button>
-            </Dialog.Trigger>
-          ) : null}
-
-          <div className={styles.brand}>
-            <span className={styles.title}>{PRODUCT_TITLE}</span>
-            <span className={styles.version}>{VERSION_LABEL}</span>
-          </div>
-
-          {isMobile ? null : (
-            <nav className={styles.externalNav} aria-label="External links">
-              <ExternalLinks links={externalLinks} direction="row" />
-            </nav>
-          )}
-
-          <div className={styles.actions}>
-            {liveActivity ? <div className={styles.live}>{liveActivity}</div> : null}
-            <SoundToggle
-              isEnabled={isSoundEnabled}
-              onToggle={onSoundToggle}
-              isLabelHidden={isMobile}
-            />
-            <div className={styles.operator} title={operatorName}>
-              <span className={styles.avatar} aria-hidden="true">
-                {initial}
-              </span>
-              <span className={isMobile ? 'visually-hidden' : styles.operatorName}>
-                {operatorName}
-              </span>
-            </div>
-            <Button variant="default" className={styles.logout} title="Log out" onClick={onLogout}>
-              <LogoutIcon className={styles.buttonIcon} />
-              <span className={styles.logoutLabel}>Log out</span>
-            </Button>
-          </div>
-        </header>
-
+      <header className={styles.header}>
         {isMobile ? (
-          <Dialog.Overlay className={styles.backdrop} data-testid="mobile-nav-backdrop" />
-        ) : (
-          <aside className={styles.sidebar} id={sidebarId}>
-            <nav className={styles.mainNav} aria-label="Main">
-              <MainNavList isCompact={isCollapsed} />
-            </nav>
-            <div className={styles.sidebarFooter}>
-              <Button
-                variant="ghost"
-                className={styles.collapseButton}
-                aria-expanded={!isCollapsed}
-                aria-controls={sidebarId}
-                title={isCollapsed ? 'Expand' : undefined}
-                onClick={() => onSidebarCollapsedChange(!isCollapsed)}
-              >
-                <CollapseIcon className={styles.collapseIcon} />
-                <span className={isCollapsed ? 'visually-hidden' : undefined}>
-                  {isCollapsed ? 'Expand' : 'Collapse'}
-                </span>
-              </Button>
-            </div>
-          </aside>
-        )}
-
-        {isMobile ? (
-          <Dialog.Content className={styles.drawer} aria-describedby={undefined}>
-            <div className={styles.drawerHeader}>
-              <Dialog.Title className={styles.drawerTitle}>{PRODUCT_TITLE}</Dialog.Title>
-              <Dialog.Close asChild>
-                <Button variant="ghost" className={styles.iconButton} aria-label="Close menu">
-                  <CloseIcon className={styles.buttonIcon} />
-                </Button>
-              </Dialog.Close>
-            </div>
-            <nav className={styles.mainNav} aria-label="Main">
-              <MainNavList isCompact={false} onNavigate={() => onMobileNavOpenChange(false)} />
-            </nav>
-            <nav className={styles.drawerExternal} aria-label="External links">
-              <ExternalLinks links={externalLinks} direction="column" />
-            </nav>
-          </Dialog.Content>
+          <Button
+            ref={menuButtonRef}
+            variant="ghost"
+            className={styles.iconButton}
+            aria-label="Open menu"
+            aria-haspopup="dialog"
+            aria-expanded={isMenuOpen}
+            aria-controls={isMenuOpen ? drawerId : undefined}
+            onPointerEnter={() => void loadMobileNavDialog()}
+            onFocus={() => void loadMobileNavDialog()}
+            onClick={() => onMobileNavOpenChange(true)}
+          >
+            <MenuIcon className={styles.buttonIcon} />
+          </Button>
         ) : null}
 
-        <main className={styles.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
-          {children}
-        </main>
-      </div>
-    </Dialog.Root>
+        <div className={styles.brand}>
+          <span className={styles.title}>{PRODUCT_TITLE}</span>
+          <span className={styles.version}>{VERSION_LABEL}</span>
+        </div>
+
+        {isMobile ? null : (
+          <nav className={styles.externalNav} aria-label="External links">
+            <ExternalLinks links={externalLinks} direction="row" />
+          </nav>
+        )}
+
+        <div className={styles.actions}>
+          {liveActivity ? <div className={styles.live}>{liveActivity}</div> : null}
+          <SoundToggle
+            isEnabled={isSoundEnabled}
+            onToggle={onSoundToggle}
+            isLabelHidden={isMobile}
+          />
+          <div className={styles.operator} title={operatorName}>
+            <span className={styles.avatar} aria-hidden="true">
+              {initial}
+            </span>
+            <span className={isMobile ? 'visually-hidden' : styles.operatorName}>
+              {operatorName}
+            </span>
+          </div>
+          <Button variant="default" className={styles.logout} title="Log out" onClick={onLogout}>
+            <LogoutIcon className={styles.buttonIcon} />
+            <span className={styles.logoutLabel}>Log out</span>
+          </Button>
+        </div>
+      </header>
+
+      {isMobile ? (
+        hasMenuOpened ? (
+          <Suspense fallback={null}>
+            <MobileNavDialog
+              id={drawerId}
+              title={PRODUCT_TITLE}
+              isOpen={isMenuOpen}
+              onOpenChange={onMobileNavOpenChange}
+              returnFocusRef={menuButtonRef}
+            >
+              <nav className={styles.mainNav} aria-label="Main">
+                <MainNavList isCompact={false} onNavigate={() => onMobileNavOpenChange(false)} />
+              </nav>
+              <nav className={styles.drawerExternal} aria-label="External links">
+                <ExternalLinks links={externalLinks} direction="column" />
+              </nav>
+            </MobileNavDialog>
+          </Suspense>
+        ) : null
+      ) : (
+        <aside className={styles.sidebar} id={sidebarId}>
+          <nav className={styles.mainNav} aria-label="Main">
+            <MainNavList isCompact={isCollapsed} />
+          </nav>
+          <div className={styles.sidebarFooter}>
+            <Button
+              variant="ghost"
+              className={styles.collapseButton}
+              aria-expanded={!isCollapsed}
+              aria-controls={sidebarId}
+              title={isCollapsed ? 'Expand' : undefined}
+              onClick={() => onSidebarCollapsedChange(!isCollapsed)}
+            >
+              <CollapseIcon className={styles.collapseIcon} />
+              <span className={isCollapsed ? 'visually-hidden' : undefined}>
+                {isCollapsed ? 'Expand' : 'Collapse'}
+              </span>
+            </Button>
+          </div>
+        </aside>
+      )}
+
+      <main className={styles.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
+        {children}
+      </main>
+    </div>
   );
 }

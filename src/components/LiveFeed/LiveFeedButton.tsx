@@ -1,10 +1,16 @@
-import { useId } from 'react';
-import * as Popover from '@radix-ui/react-popover';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import type { LiveEvent, StreamState } from '../../domain/live';
 import { Button } from '../Button';
 import { StreamStateIcon } from '../StreamStatus';
-import { LiveFeed } from './LiveFeed';
 import styles from './LiveFeedButton.module.css';
+
+/** Loads the popover's module (./LiveFeedPopover); import() loads a module once. */
+const loadLiveFeedPopover = () => import('./LiveFeedPopover');
+
+/** The feed's popover, loaded on first use (see ./LiveFeedPopover). */
+const LiveFeedPopover = lazy(() =>
+  loadLiveFeedPopover().then((module) => ({ default: module.LiveFeedPopover })),
+);
 
 /** Props of {@link LiveFeedButton}. All state is controlled by the screen. */
 export interface LiveFeedButtonProps {
@@ -36,7 +42,12 @@ export function liveFeedButtonName(unreadCount: number): string {
  * 'Live activity' (plus ', N unread' when events arrived since it was last opened, also shown as a
  * count) that opens
  * a popover dialog 'Live activity' with the {@link LiveFeed}. The dialog closes on the button,
- * Escape, a click outside or its Close button, and focus returns to the button.
+ * Escape, a click outside or its Close button, and focus returns to the button (but for a click
+ * outside, which leaves it where it went).
+ *
+ * The popover's code is loaded when the feed is first opened, or as soon as the pointer enters or
+ * focus reaches the button (issue 10 "Delivery": not in the shell's start-up code); until it has
+ * arrived, an open feed shows nothing, and it opens as soon as it has.
  */
 export function LiveFeedButton({
   events,
@@ -46,56 +57,48 @@ export function LiveFeedButton({
   now,
   streamState,
 }: LiveFeedButtonProps) {
-  const titleId = useId();
+  const panelId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  // The popover stays mounted once opened, so it closes (and returns focus) as a popover does.
+  const [hasOpened, setHasOpened] = useState(isOpen);
+  if (isOpen && !hasOpened) setHasOpened(true);
   const hasUnread = unreadCount > 0;
   return (
-    <Popover.Root open={isOpen} onOpenChange={onOpenChange}>
-      <Popover.Trigger asChild>
-        <Button
-          variant="ghost"
-          className={styles.trigger}
-          aria-label={liveFeedButtonName(unreadCount)}
-          data-unread={hasUnread ? '' : undefined}
-          data-stream-state={streamState}
-          title={liveFeedButtonName(unreadCount)}
-        >
-          <ActivityIcon className={styles.icon} part="feed-icon" />
-          {streamState ? (
-            <StreamStateIcon state={streamState} className={styles.stateIcon} part="stream-icon" />
-          ) : null}
-          {hasUnread ? <span className={styles.count}>{unreadCount}</span> : null}
-        </Button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          className={styles.panel}
-          align="end"
-          sideOffset={6}
-          collisionPadding={8}
-          aria-labelledby={titleId}
-        >
-          <div className={styles.panelHeader}>
-            <h2 className={styles.panelTitle} id={titleId}>
-              Live activity
-            </h2>
-            <Popover.Close asChild>
-              <Button variant="ghost" size="small" className={styles.close} aria-label="Close">
-                <CloseIcon className={styles.closeIcon} />
-              </Button>
-            </Popover.Close>
-          </div>
-          {/* Scrolls when long; focusable so keyboard users can scroll it. */}
-          <div
-            className={styles.scroller}
-            tabIndex={events.length > 0 ? 0 : undefined}
-            role={events.length > 0 ? 'region' : undefined}
-            aria-labelledby={events.length > 0 ? titleId : undefined}
-          >
-            <LiveFeed events={events} now={now} />
-          </div>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <>
+      <Button
+        ref={buttonRef}
+        variant="ghost"
+        className={styles.trigger}
+        aria-label={liveFeedButtonName(unreadCount)}
+        aria-haspopup="dialog"
+        aria-expanded={isOpen}
+        aria-controls={isOpen ? panelId : undefined}
+        data-unread={hasUnread ? '' : undefined}
+        data-stream-state={streamState}
+        title={liveFeedButtonName(unreadCount)}
+        onPointerEnter={() => void loadLiveFeedPopover()}
+        onFocus={() => void loadLiveFeedPopover()}
+        onClick={() => onOpenChange(!isOpen)}
+      >
+        <ActivityIcon className={styles.icon} part="feed-icon" />
+        {streamState ? (
+          <StreamStateIcon state={streamState} className={styles.stateIcon} part="stream-icon" />
+        ) : null}
+        {hasUnread ? <span className={styles.count}>{unreadCount}</span> : null}
+      </Button>
+      {hasOpened ? (
+        <Suspense fallback={null}>
+          <LiveFeedPopover
+            id={panelId}
+            anchorRef={buttonRef}
+            events={events}
+            isOpen={isOpen}
+            onOpenChange={onOpenChange}
+            now={now}
+          />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
 
@@ -115,25 +118,6 @@ function ActivityIcon({ className, part }: { className?: string; part?: string }
       focusable="false"
     >
       <path d="M22 12h-4l-3 9L9 3l-3 9H2" />
-    </svg>
-  );
-}
-
-/** A cross. Decorative. */
-function CloseIcon({ className }: { className?: string }) {
-  return (
-    <svg
-      className={className}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M18 6 6 18" />
-      <path d="m6 6 12 12" />
     </svg>
   );
 }
