@@ -1,7 +1,8 @@
 /**
  * The data each screen shows first, requested at the very start of the page (render-as-you-fetch;
- * issue 10 "Delivery", dashboard LCP). The GET starts before React, the router and the screens'
- * code have been evaluated (src/app/startFirstData.ts is the entry's first import), and the
+ * issue 10 "Delivery", dashboard LCP). The GET starts before React DOM, the route table and the
+ * screens' code have been evaluated (src/app/startFirstData.ts is the entry's first import; the
+ * libraries the entry shares with the screens are evaluated just before it), and the
  * screen's query takes its answer (preloadGet in src/api/client.ts): on the dashboard, GET /stats
  * is answered while the code still starts up, so the first render already has the figures.
  */
