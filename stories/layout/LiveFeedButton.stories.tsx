@@ -91,11 +91,11 @@ export const ToggleAndClickOutside: Story = {
     const dialog = await body.findByRole('dialog', { name: 'Live activity' });
     await expect(button).toHaveAttribute('aria-expanded', 'true');
     await expect(button).toHaveAttribute('aria-controls', dialog.id);
-    // The button again: closed, and focus back on it.
+    // The button again: closed, and not reopened by the click that closed it (the focus return
+    // on Escape and Close is the Closed and Open stories').
     await userEvent.click(button);
     await expect(args.onOpenChange).toHaveBeenLastCalledWith(false);
     await waitFor(() => expect(body.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(button).toHaveFocus());
     await expect(button).toHaveAttribute('aria-expanded', 'false');
     // Reopened, then a click on another control: closed, and focus stays on that control.
     await userEvent.click(button);

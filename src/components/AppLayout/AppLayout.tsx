@@ -1,6 +1,5 @@
 import {
-  lazy,
-  Suspense,
+  useEffect,
   useId,
   useRef,
   useState,
@@ -10,6 +9,7 @@ import {
 } from 'react';
 import { NavLink } from 'react-router-dom';
 import { Button } from '../Button';
+import { onDemand, whenIdle } from '../OnDemand';
 import { SoundToggle } from '../SoundToggle';
 import { PRODUCT_TITLE, PROVIDER_LINKS, VERSION_LABEL, type ExternalLink } from './brand';
 import {
@@ -28,13 +28,11 @@ import {
 } from './icons';
 import styles from './AppLayout.module.css';
 
-/** Loads the mobile menu's dialog module (./MobileNavDialog); import() loads a module once. */
-const loadMobileNavDialog = () => import('./MobileNavDialog');
-
-/** The overlay menu's dialog, loaded on first use (see ./MobileNavDialog). */
-const MobileNavDialog = lazy(() =>
-  loadMobileNavDialog().then((module) => ({ default: module.MobileNavDialog })),
+/** The overlay menu's dialog, loaded on first use (see ./MobileNavDialog and ../OnDemand). */
+const mobileNavDialog = onDemand(() =>
+  import('./MobileNavDialog').then((module) => module.MobileNavDialog),
 );
+const MobileNavDialog = mobileNavDialog.Part;
 
 /** Which shell the screen edge chose with a media query: a collapsible sidebar, or an overlay menu. */
 export type LayoutViewport = 'desktop' | 'mobile';
@@ -160,9 +158,10 @@ function ExternalLinks({ links, direction }: ExternalLinksProps) {
  * links, the live stream's items (issue 9), operator, sound switch and 'Log out'; the eight-entry sidebar ('Main' navigation),
  * collapsible on desktop and an overlay on mobile; and the main landmark holding the screen.
  *
- * The overlay's dialog code is loaded when the menu is first opened, or as soon as the pointer
- * enters or focus reaches its button (issue 10 "Delivery": not in the shell's start-up code); until
- * it has arrived, an open menu shows nothing, and it opens as soon as it has.
+ * The overlay's dialog code is loaded once the browser is idle on a phone, or when the menu is
+ * first opened or its button touched or focused (issue 10 "Delivery": not in the shell's start-up
+ * code); until it has arrived, an open menu shows nothing, and it opens as soon as it has. Should
+ * it fail to load, the menu closes again (the button keeps focus) and the next opening retries.
  */
 export function AppLayout({
   viewport,
@@ -186,6 +185,7 @@ export function AppLayout({
   // The dialog stays mounted once opened, so it closes (and returns focus) as a dialog does.
   const [hasMenuOpened, setHasMenuOpened] = useState(isMenuOpen);
   if (isMenuOpen && !hasMenuOpened) setHasMenuOpened(true);
+  useEffect(() => (isMobile ? whenIdle(mobileNavDialog.preload) : undefined), [isMobile]);
   const isCollapsed = !isMobile && isSidebarCollapsed;
   const externalLinks = [...PROVIDER_LINKS, ...siteLinks];
   const initial = operatorName.trim().charAt(0).toUpperCase() || '?';
@@ -210,8 +210,8 @@ export function AppLayout({
             aria-haspopup="dialog"
             aria-expanded={isMenuOpen}
             aria-controls={isMenuOpen ? drawerId : undefined}
-            onPointerEnter={() => void loadMobileNavDialog()}
-            onFocus={() => void loadMobileNavDialog()}
+            onPointerDown={mobileNavDialog.preload}
+            onFocus={mobileNavDialog.preload}
             onClick={() => onMobileNavOpenChange(true)}
           >
             <MenuIcon className={styles.buttonIcon} />
@@ -253,22 +253,24 @@ export function AppLayout({
 
       {isMobile ? (
         hasMenuOpened ? (
-          <Suspense fallback={null}>
-            <MobileNavDialog
-              id={drawerId}
-              title={PRODUCT_TITLE}
-              isOpen={isMenuOpen}
-              onOpenChange={onMobileNavOpenChange}
-              returnFocusRef={menuButtonRef}
-            >
-              <nav className={styles.mainNav} aria-label="Main">
-                <MainNavList isCompact={false} onNavigate={() => onMobileNavOpenChange(false)} />
-              </nav>
-              <nav className={styles.drawerExternal} aria-label="External links">
-                <ExternalLinks links={externalLinks} direction="column" />
-              </nav>
-            </MobileNavDialog>
-          </Suspense>
+          <MobileNavDialog
+            id={drawerId}
+            title={PRODUCT_TITLE}
+            isOpen={isMenuOpen}
+            onOpenChange={onMobileNavOpenChange}
+            returnFocusRef={menuButtonRef}
+            onLoadError={() => {
+              setHasMenuOpened(false);
+              onMobileNavOpenChange(false);
+            }}
+          >
+            <nav className={styles.mainNav} aria-label="Main">
+              <MainNavList isCompact={false} onNavigate={() => onMobileNavOpenChange(false)} />
+            </nav>
+            <nav className={styles.drawerExternal} aria-label="External links">
+              <ExternalLinks links={externalLinks} direction="column" />
+            </nav>
+          </MobileNavDialog>
         ) : null
       ) : (
         <aside className={styles.sidebar} id={sidebarId}>

@@ -1,16 +1,15 @@
-import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { LiveEvent, StreamState } from '../../domain/live';
 import { Button } from '../Button';
+import { onDemand, whenIdle } from '../OnDemand';
 import { StreamStateIcon } from '../StreamStatus';
 import styles from './LiveFeedButton.module.css';
 
-/** Loads the popover's module (./LiveFeedPopover); import() loads a module once. */
-const loadLiveFeedPopover = () => import('./LiveFeedPopover');
-
-/** The feed's popover, loaded on first use (see ./LiveFeedPopover). */
-const LiveFeedPopover = lazy(() =>
-  loadLiveFeedPopover().then((module) => ({ default: module.LiveFeedPopover })),
+/** The feed's popover, loaded on first use (see ./LiveFeedPopover and ../OnDemand). */
+const liveFeedPopover = onDemand(() =>
+  import('./LiveFeedPopover').then((module) => module.LiveFeedPopover),
 );
+const LiveFeedPopover = liveFeedPopover.Part;
 
 /** Props of {@link LiveFeedButton}. All state is controlled by the screen. */
 export interface LiveFeedButtonProps {
@@ -45,9 +44,10 @@ export function liveFeedButtonName(unreadCount: number): string {
  * Escape, a click outside or its Close button, and focus returns to the button (but for a click
  * outside, which leaves it where it went).
  *
- * The popover's code is loaded when the feed is first opened, or as soon as the pointer enters or
- * focus reaches the button (issue 10 "Delivery": not in the shell's start-up code); until it has
- * arrived, an open feed shows nothing, and it opens as soon as it has.
+ * The popover's code is loaded once the browser is idle after the first paint, or when the feed
+ * is first opened or the pointer or focus reaches the button (issue 10 "Delivery": not in the
+ * shell's start-up code); until it has arrived, an open feed shows nothing, and it opens as soon
+ * as it has. Should it fail to load, the feed closes again and the next opening retries.
  */
 export function LiveFeedButton({
   events,
@@ -62,6 +62,7 @@ export function LiveFeedButton({
   // The popover stays mounted once opened, so it closes (and returns focus) as a popover does.
   const [hasOpened, setHasOpened] = useState(isOpen);
   if (isOpen && !hasOpened) setHasOpened(true);
+  useEffect(() => whenIdle(liveFeedPopover.preload), []);
   const hasUnread = unreadCount > 0;
   return (
     <>
@@ -76,8 +77,8 @@ export function LiveFeedButton({
         data-unread={hasUnread ? '' : undefined}
         data-stream-state={streamState}
         title={liveFeedButtonName(unreadCount)}
-        onPointerEnter={() => void loadLiveFeedPopover()}
-        onFocus={() => void loadLiveFeedPopover()}
+        onPointerEnter={liveFeedPopover.preload}
+        onFocus={liveFeedPopover.preload}
         onClick={() => onOpenChange(!isOpen)}
       >
         <ActivityIcon className={styles.icon} part="feed-icon" />
@@ -87,16 +88,18 @@ export function LiveFeedButton({
         {hasUnread ? <span className={styles.count}>{unreadCount}</span> : null}
       </Button>
       {hasOpened ? (
-        <Suspense fallback={null}>
-          <LiveFeedPopover
-            id={panelId}
-            anchorRef={buttonRef}
-            events={events}
-            isOpen={isOpen}
-            onOpenChange={onOpenChange}
-            now={now}
-          />
-        </Suspense>
+        <LiveFeedPopover
+          id={panelId}
+          anchorRef={buttonRef}
+          events={events}
+          isOpen={isOpen}
+          onOpenChange={onOpenChange}
+          now={now}
+          onLoadError={() => {
+            setHasOpened(false);
+            onOpenChange(false);
+          }}
+        />
       ) : null}
     </>
   );

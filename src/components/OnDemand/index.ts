@@ -1,0 +1,1 @@
+export { onDemand, whenIdle, type OnDemandPart, type OnDemandProps } from './OnDemand';
