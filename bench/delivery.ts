@@ -30,8 +30,10 @@
  *   the slowest.
  *
  * Each LCP line also gives the medians of the console's start-up marks (User Timing, ms since
- * navigation): `mg:entry` (the entry script starts to run: everything before is the document,
- * fetching and compiling), `mg:first-render` (the screen's code and first data are ready).
+ * navigation): `mg:entry` (the entry's own chunk starts to run: everything before is the document,
+ * fetching and compiling, and evaluating the libraries the entry shares with the screens, in the
+ * planned 'common' chunk of scripts/route-documents.ts; so it is not comparable with a build from
+ * before that plan), `mg:first-render` (the screen's code and first data are ready).
  *
  * BENCH_DIST points it at another build (default dist/), e.g. an older one for a before/after.
  * BENCH_LCP_TRACE=1 also prints each LCP run's request timeline (start → end, ms since navigation).

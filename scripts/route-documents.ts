@@ -38,7 +38,7 @@
  * the router. Storybook's build (which reuses vite.config.ts) is left alone.
  */
 import path from 'node:path';
-import type { Plugin } from 'vite';
+import { normalizePath, type Plugin } from 'vite';
 import { COMPILE_HINT_ROUTES, ROUTE_MODULES } from '../src/app/routeModules';
 import { ROUTE_SEGMENT_PATTERN, routeDocumentFile } from '../server/routeDocuments';
 
@@ -144,6 +144,8 @@ export const START_ROUTES: StartRoutes = { signIn: 'login', landing: '' };
 
 /** The chunk names of {@link planStartChunks}'s two groups (`assets/<name>-<hash>.js`). */
 export const START_CHUNK_NAMES = { common: 'common', start: 'start' } as const;
+
+const PLANNED_CHUNKS = new Set<string>(Object.values(START_CHUNK_NAMES));
 
 /**
  * The start-up chunk plan: which modules go to the 'common' chunk and which to the 'start' chunk
@@ -261,10 +263,11 @@ export function routeDocuments({
         Object.entries(routes).map(([segment, modules]) => [
           segment,
           modules.map((module) => {
-            const id = path.resolve(root, module);
-            if (!this.getModuleInfo(id)?.dynamicImporters.length)
+            const id = normalizePath(path.resolve(root, module));
+            const info = this.getModuleInfo(id);
+            if (!info?.dynamicImporters.length || info.importers.length)
               throw new Error(
-                `route documents: ${module} (route '${segment}' in src/app/routeModules.ts) is not loaded lazily (by import()) in the build; keep ROUTE_MODULES in step with src/app/router.tsx`,
+                `route documents: ${module} (route '${segment}' in src/app/routeModules.ts) is not loaded lazily (by import() only) in the build; keep ROUTE_MODULES in step with src/app/router.tsx`,
               );
             return id;
           }),
@@ -298,24 +301,25 @@ export function routeDocuments({
         ...options,
         // Ahead of the configured groups, and with only the planned modules: their dependencies
         // are the entry's or the other group's.
-        codeSplitting: startRoutes
-          ? {
-              ...codeSplitting,
-              groups: [
-                {
-                  name: START_CHUNK_NAMES.common,
-                  test: planned('common'),
-                  includeDependenciesRecursively: false,
-                },
-                {
-                  name: START_CHUNK_NAMES.start,
-                  test: planned('start'),
-                  includeDependenciesRecursively: false,
-                },
-                ...(codeSplitting.groups ?? []),
-              ],
-            }
-          : options.codeSplitting,
+        codeSplitting:
+          startRoutes && options.codeSplitting !== false
+            ? {
+                ...codeSplitting,
+                groups: [
+                  {
+                    name: START_CHUNK_NAMES.common,
+                    test: planned('common'),
+                    includeDependenciesRecursively: false,
+                  },
+                  {
+                    name: START_CHUNK_NAMES.start,
+                    test: planned('start'),
+                    includeDependenciesRecursively: false,
+                  },
+                  ...(codeSplitting.groups ?? []),
+                ],
+              }
+            : options.codeSplitting,
         postBanner: (chunk) => {
           const startsUp = chunk.moduleIds.some((id) => startUpModules.has(id));
           const size = Object.values(chunk.modules).reduce((t, m) => t + m.renderedLength, 0);
@@ -339,6 +343,15 @@ export function routeDocuments({
         else if (output.fileName.endsWith('.woff2'))
           fontFiles.set(path.posix.basename(output.fileName), output.fileName);
         else if (output.fileName.endsWith('.css')) stylesheets.push(String(output.source));
+      }
+      // The plan moves modules out of the entry and groups them without their dependencies: a
+      // planned chunk that imported itself back would run its modules out of order.
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk' || !PLANNED_CHUNKS.has(output.name)) continue;
+        if (staticGraph(output.imports, chunks).includes(output.fileName))
+          throw new Error(
+            `route documents: the planned '${output.name}' chunk (${output.fileName}) imports itself back through its imports (${output.imports.join(', ')}); see planStartChunks`,
+          );
       }
       const fonts = [...new Set(stylesheets.flatMap(woff2In))]
         .map((name) => fontFiles.get(name))

@@ -106,7 +106,8 @@ test("each address gets its route's document: its chunks preloaded, the sign-in 
       .length;
 
   // The start-up chunk plan (scripts/route-documents.ts): the shell and the dashboard in 'start',
-  // the code the sign-in page shares with the console in 'common'.
+  // the code the sign-in page shares with the console in 'common', which the entry imports, so
+  // every document (index.html's part of it) preloads it; 'start' only the signed-in routes'.
   const dashboard = await html('/admin/');
   expect(preloads(dashboard)).toEqual(expect.arrayContaining(['start', 'common']));
   expect(preloads(dashboard)).not.toContain('UsersScreen');
@@ -117,6 +118,9 @@ test("each address gets its route's document: its chunks preloaded, the sign-in 
   const login = await html('/admin/login');
   expect(preloads(login)).toEqual(expect.arrayContaining(['LoginScreen', 'common']));
   expect(preloads(login)).not.toContain('start');
+  const plain = preloads(await html('/admin/no-such-screen')); // index.html
+  expect(plain).toContain('common');
+  for (const chunk of ['start', 'LoginScreen', 'UsersScreen']) expect(plain).not.toContain(chunk);
   for (const doc of [dashboard, login, await html('/admin/no-such-screen')])
     expect(fonts(doc)).toBe(3); // Inter 400, 600 and 700, Latin
 });

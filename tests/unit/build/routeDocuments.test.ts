@@ -256,7 +256,8 @@ describe('the plugin in a Vite build', () => {
     );
     write(
       'src/main.ts',
-      `import './style.css';\n${pad('main')}const load = { shell: () => import('./Shell'), dashboard: () => import('./Dashboard'), users: () => import('./Users'), login: () => import('./Login') };\n(globalThis as Record<string, unknown>).load = [load, mainText];\n`,
+      // The entry shares form.ts with the sign-in screen (as the console's entry shares React).
+      `import './style.css';\nimport { field } from './form';\n${pad('main')}const load = { shell: () => import('./Shell'), dashboard: () => import('./Dashboard'), users: () => import('./Users'), login: () => import('./Login') };\n(globalThis as Record<string, unknown>).load = [load, mainText, field];\n`,
     );
     await buildProject({ hintRoutes: ['login', ''] }, 'dist');
     await buildProject({ compileHints: false }, 'unhinted');
@@ -274,29 +275,58 @@ describe('the plugin in a Vite build', () => {
     expect(start).toMatch(/^assets\/start-[\w-]+\.js$/);
     expect(fileOf('src/Dashboard.ts')).toBe(start);
     expect(fileOf('src/ui.ts')).toBe(start);
-    expect(fileOf('src/form.ts')).toMatch(/^assets\/common-[\w-]+\.js$/);
+    // form.ts, which the entry imports too, leaves the entry's chunk for common: the entry imports
+    // common, and common imports nothing back.
+    const common = fileOf('src/form.ts');
+    expect(common).toMatch(/^assets\/common-[\w-]+\.js$/);
+    expect(fileOf('src/form.ts', 'plain')).toBe(entryFile('plain'));
+    expect(read(entryFile())).toContain(`./${path.posix.basename(common)}`);
+    expect(read(common)).not.toMatch(/\bimport\b/);
     // Sign-in-only code and other screens' code keep chunks of their own.
     for (const src of ['src/Login.ts', 'src/Users.ts'])
-      expect([start, fileOf('src/form.ts')]).not.toContain(fileOf(src));
+      expect([start, common]).not.toContain(fileOf(src));
   });
 
   it("writes a document per route that preloads the route's chunks, and none of another route's", () => {
     const dashboard = read('routes', 'index.html');
     const users = read('routes', 'users.html');
     const login = read('routes', 'login.html');
+    const index = read('index.html');
     const link = (file: string) => `<link rel="modulepreload" crossorigin href="/admin/${file}">`;
     const [start, common] = [fileOf('src/Shell.ts'), fileOf('src/form.ts')];
+    // index.html preloads the entry's own chunks (common, which the entry imports).
+    expect(index).toContain(link(common));
+    expect(index).not.toContain(link(start));
     expect(dashboard).toContain(link(start));
     expect(dashboard).not.toContain(link(fileOf('src/Users.ts')));
-    expect(dashboard).not.toContain(link(common)); // the dashboard uses no form part
-    for (const file of [start, common, fileOf('src/Users.ts')]) expect(users).toContain(link(file));
-    for (const file of [common, fileOf('src/Login.ts')]) expect(login).toContain(link(file));
+    for (const file of [start, fileOf('src/Users.ts')]) expect(users).toContain(link(file));
+    expect(login).toContain(link(fileOf('src/Login.ts')));
     expect(login).not.toContain(link(start));
     // The entry is loaded by its own script element, never preloaded again.
     expect(dashboard).not.toContain(link(entryFile()));
-    // Each document is index.html plus its links.
-    const index = read('index.html');
-    expect(dashboard.replace(/\n\s*<link rel="modulepreload"[^>]*>/g, '')).toBe(index);
+    // Each document is index.html plus its route's links, each chunk linked once.
+    const links = (html: string) => html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+    const strip = (html: string) => html.replace(/\n\s*<link rel="modulepreload"[^>]*>/g, '');
+    for (const doc of [dashboard, users, login]) {
+      expect(strip(doc)).toBe(strip(index));
+      expect(links(doc)).toEqual(expect.arrayContaining(links(index)));
+      expect(new Set(links(doc)).size).toBe(links(doc).length);
+    }
+  });
+
+  it('fails the build when a route names a module the build also imports statically', async () => {
+    await expect(
+      build({
+        root: project,
+        base: '/admin/',
+        logLevel: 'silent',
+        configFile: false,
+        plugins: [routeDocuments({ routes: { users: ['src/ui.ts'] } })],
+        build: { outDir: 'broken', write: false },
+      }),
+    ).rejects.toThrow(
+      /src\/ui\.ts \(route 'users' in src\/app\/routeModules\.ts\) is not loaded lazily/,
+    );
   });
 
   it('preloads the fonts from index.html and every route document', () => {
