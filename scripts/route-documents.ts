@@ -65,19 +65,37 @@ export interface ChunkInfo {
 }
 
 /**
+ * `start` and every node `next` leads to from them, directly or not, once each, depth first (a
+ * node before what it leads to, in `next`'s order), through cycles; nodes `skip` rejects are left
+ * out, and not followed. The one graph walk of this file: over chunks and over modules.
+ */
+export function reachable(
+  start: Iterable<string>,
+  next: (node: string) => Iterable<string> | undefined,
+  skip: (node: string) => boolean = () => false,
+): Set<string> {
+  const seen = new Set<string>();
+  const visit = (node: string) => {
+    if (seen.has(node) || skip(node)) return;
+    seen.add(node);
+    for (const following of next(node) ?? []) visit(following);
+  };
+  for (const node of start) visit(node);
+  return seen;
+}
+
+/**
  * The file names of `start` and every chunk they import statically, directly or not, in a stable
  * order (depth first, imports before importers' siblings). Unknown names are skipped.
  */
 export function staticGraph(start: readonly string[], chunks: ReadonlyMap<string, ChunkInfo>) {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    const chunk = chunks.get(file);
-    if (!chunk || seen.has(file)) return;
-    seen.add(file);
-    for (const imported of chunk.imports) visit(imported);
-  };
-  for (const file of start) visit(file);
-  return [...seen];
+  return [
+    ...reachable(
+      start,
+      (file) => chunks.get(file)?.imports,
+      (file) => !chunks.has(file),
+    ),
+  ];
 }
 
 /** The entry chunk's file and every chunk it imports statically ({@link staticGraph}), entry first. */
@@ -167,16 +185,12 @@ export function planStartChunks(
   routeModuleIds: Readonly<Record<string, readonly string[]>>,
   { signIn, landing }: StartRoutes = START_ROUTES,
 ): { common: Set<string>; start: Set<string> } {
-  const closure = (start: Iterable<string>) => {
-    const seen = new Set<string>();
-    const visit = (id: string) => {
-      if (seen.has(id) || id.startsWith('\0')) return;
-      seen.add(id);
-      for (const imported of moduleInfo(id)?.importedIds ?? []) visit(imported);
-    };
-    for (const id of start) visit(id);
-    return seen;
-  };
+  const closure = (start: Iterable<string>) =>
+    reachable(
+      start,
+      (id) => moduleInfo(id)?.importedIds,
+      (id) => id.startsWith('\0'),
+    );
   const entry = closure([...moduleIds].filter((id) => moduleInfo(id)?.isEntry));
   const others = closure(
     Object.entries(routeModuleIds)
@@ -245,7 +259,7 @@ export function routeDocuments({
   let base = '/';
   let enabled = true;
   /** Modules that run at start-up: the static imports of the entry and of the hinted routes. */
-  const startUpModules = new Set<string>();
+  let startUpModules = new Set<string>();
   /** The start-up chunk plan ({@link planStartChunks}), made once the module graph is known. */
   let startChunks = { common: new Set<string>(), start: new Set<string>() };
   return {
@@ -280,16 +294,12 @@ export function routeDocuments({
           routeModuleIds,
           startRoutes,
         );
-      startUpModules.clear();
-      const hinted = new Set(hintRoutes.flatMap((segment) => routes[segment] ?? []));
-      const visit = (id: string) => {
-        if (startUpModules.has(id)) return;
-        startUpModules.add(id);
-        for (const imported of this.getModuleInfo(id)?.importedIds ?? []) visit(imported);
-      };
-      for (const id of this.getModuleIds()) {
-        if (this.getModuleInfo(id)?.isEntry || hinted.has(relativeModule(root, id))) visit(id);
-      }
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      const hinted = hintRoutes.flatMap((segment) => routeModuleIds[segment] ?? []);
+      startUpModules = reachable(
+        [...entries, ...hinted],
+        (id) => this.getModuleInfo(id)?.importedIds,
+      );
     },
     outputOptions(options) {
       if (!enabled) return null;
