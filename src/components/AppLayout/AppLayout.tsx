@@ -1,15 +1,7 @@
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type ComponentType,
-  type ReactNode,
-  type SVGProps,
-} from 'react';
+import { useId, useRef, type ComponentType, type ReactNode, type SVGProps } from 'react';
 import { NavLink } from 'react-router-dom';
 import { Button } from '../Button';
-import { onDemand, whenIdle } from '../OnDemand';
+import { onDemand, useOnDemandPopup } from '../OnDemand';
 import { SoundToggle } from '../SoundToggle';
 import { PRODUCT_TITLE, PROVIDER_LINKS, VERSION_LABEL, type ExternalLink } from './brand';
 import {
@@ -182,10 +174,11 @@ export function AppLayout({
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const isMobile = viewport === 'mobile';
   const isMenuOpen = isMobile && isMobileNavOpen;
-  // The dialog stays mounted once opened, so it closes (and returns focus) as a dialog does.
-  const [hasMenuOpened, setHasMenuOpened] = useState(isMenuOpen);
-  if (isMenuOpen && !hasMenuOpened) setHasMenuOpened(true);
-  useEffect(() => (isMobile ? whenIdle(mobileNavDialog.preload) : undefined), [isMobile]);
+  const menuDialog = useOnDemandPopup(mobileNavDialog, {
+    isOpen: isMenuOpen,
+    onClose: () => onMobileNavOpenChange(false),
+    preloadWhenIdle: isMobile,
+  });
   const isCollapsed = !isMobile && isSidebarCollapsed;
   const externalLinks = [...PROVIDER_LINKS, ...siteLinks];
   const initial = operatorName.trim().charAt(0).toUpperCase() || '?';
@@ -252,17 +245,14 @@ export function AppLayout({
       </header>
 
       {isMobile ? (
-        hasMenuOpened ? (
+        menuDialog.isMounted ? (
           <MobileNavDialog
             id={drawerId}
             title={PRODUCT_TITLE}
             isOpen={isMenuOpen}
             onOpenChange={onMobileNavOpenChange}
             returnFocusRef={menuButtonRef}
-            onLoadError={() => {
-              setHasMenuOpened(false);
-              onMobileNavOpenChange(false);
-            }}
+            onLoadError={menuDialog.onLoadError}
           >
             <nav className={styles.mainNav} aria-label="Main">
               <MainNavList isCompact={false} onNavigate={() => onMobileNavOpenChange(false)} />

@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
 import type { LiveEvent, StreamState } from '../../domain/live';
 import { Button } from '../Button';
-import { onDemand, whenIdle } from '../OnDemand';
+import { onDemand, useOnDemandPopup } from '../OnDemand';
 import { StreamStateIcon } from '../StreamStatus';
 import styles from './LiveFeedButton.module.css';
 
@@ -59,10 +59,10 @@ export function LiveFeedButton({
 }: LiveFeedButtonProps) {
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
-  // The popover stays mounted once opened, so it closes (and returns focus) as a popover does.
-  const [hasOpened, setHasOpened] = useState(isOpen);
-  if (isOpen && !hasOpened) setHasOpened(true);
-  useEffect(() => whenIdle(liveFeedPopover.preload), []);
+  const popover = useOnDemandPopup(liveFeedPopover, {
+    isOpen,
+    onClose: () => onOpenChange(false),
+  });
   const hasUnread = unreadCount > 0;
   return (
     <>
@@ -87,7 +87,7 @@ export function LiveFeedButton({
         ) : null}
         {hasUnread ? <span className={styles.count}>{unreadCount}</span> : null}
       </Button>
-      {hasOpened ? (
+      {popover.isMounted ? (
         <LiveFeedPopover
           id={panelId}
           anchorRef={buttonRef}
@@ -95,10 +95,7 @@ export function LiveFeedButton({
           isOpen={isOpen}
           onOpenChange={onOpenChange}
           now={now}
-          onLoadError={() => {
-            setHasOpened(false);
-            onOpenChange(false);
-          }}
+          onLoadError={popover.onLoadError}
         />
       ) : null}
     </>

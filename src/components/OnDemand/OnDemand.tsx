@@ -8,6 +8,8 @@ import {
   Component,
   lazy,
   Suspense,
+  useEffect,
+  useState,
   type Attributes,
   type ComponentType,
   type ErrorInfo,
@@ -97,4 +99,36 @@ export function whenIdle(task: () => void, timeoutMs = 2000): () => void {
   }
   const handle = window.setTimeout(task, 200);
   return () => window.clearTimeout(handle);
+}
+
+/** Options of {@link useOnDemandPopup}. */
+export interface OnDemandPopupOptions {
+  /** Whether the popup is open (the owner's controlled state). */
+  isOpen: boolean;
+  /** Closes the popup (the owner's onOpenChange(false)): called when its code failed to load. */
+  onClose: () => void;
+  /** Whether to load the code once the browser is idle (default true). */
+  preloadWhenIdle?: boolean;
+}
+
+/**
+ * The life of a popup whose code is an on-demand `part`: preloaded when the browser is idle
+ * (unless told not to), mounted from its first opening on (so it closes, and returns focus, as a
+ * popup does), and, should its code fail to load, closed and unmounted, so the next opening loads
+ * it anew. Render `part.Part` while `isMounted`, with `onLoadError`.
+ */
+export function useOnDemandPopup<P extends object>(
+  part: OnDemandPart<P>,
+  { isOpen, onClose, preloadWhenIdle = true }: OnDemandPopupOptions,
+): { isMounted: boolean; onLoadError: () => void } {
+  const [isMounted, setMounted] = useState(isOpen);
+  if (isOpen && !isMounted) setMounted(true);
+  useEffect(() => (preloadWhenIdle ? whenIdle(part.preload) : undefined), [part, preloadWhenIdle]);
+  return {
+    isMounted,
+    onLoadError: () => {
+      setMounted(false);
+      onClose();
+    },
+  };
 }

@@ -1,1 +1,8 @@
-export { onDemand, whenIdle, type OnDemandPart, type OnDemandProps } from './OnDemand';
+export {
+  onDemand,
+  useOnDemandPopup,
+  whenIdle,
+  type OnDemandPart,
+  type OnDemandPopupOptions,
+  type OnDemandProps,
+} from './OnDemand';
