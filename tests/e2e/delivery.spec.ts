@@ -106,20 +106,21 @@ test("each address gets its route's document: its chunks preloaded, the sign-in 
       .length;
 
   // The start-up chunk plan (scripts/route-documents.ts): the shell and the dashboard in 'start',
-  // the code the sign-in page shares with the console in 'common', which the entry imports, so
-  // every document (index.html's part of it) preloads it; 'start' only the signed-in routes'.
+  // the code the sign-in page shares with the console in 'common' and React DOM in 'libs', both
+  // of which the entry imports, so every document (index.html's part of it) preloads them;
+  // 'start' only the signed-in routes'.
   const dashboard = await html('/admin/');
-  expect(preloads(dashboard)).toEqual(expect.arrayContaining(['start', 'common']));
+  expect(preloads(dashboard)).toEqual(expect.arrayContaining(['start', 'common', 'libs']));
   expect(preloads(dashboard)).not.toContain('UsersScreen');
   expect(preloads(dashboard)).not.toContain('LoginScreen');
   expect(preloads(await html('/admin/users/42'))).toEqual(
-    expect.arrayContaining(['start', 'common', 'UsersScreen']),
+    expect.arrayContaining(['start', 'common', 'libs', 'UsersScreen']),
   );
   const login = await html('/admin/login');
-  expect(preloads(login)).toEqual(expect.arrayContaining(['LoginScreen', 'common']));
+  expect(preloads(login)).toEqual(expect.arrayContaining(['LoginScreen', 'common', 'libs']));
   expect(preloads(login)).not.toContain('start');
   const plain = preloads(await html('/admin/no-such-screen')); // index.html
-  expect(plain).toContain('common');
+  expect(plain).toEqual(expect.arrayContaining(['common', 'libs']));
   for (const chunk of ['start', 'LoginScreen', 'UsersScreen']) expect(plain).not.toContain(chunk);
   for (const doc of [dashboard, login, await html('/admin/no-such-screen')])
     expect(fonts(doc)).toBe(3); // Inter 400, 600 and 700, Latin

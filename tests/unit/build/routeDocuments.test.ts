@@ -13,6 +13,7 @@ import {
   COMPILE_HINT,
   insertIntoHead,
   planStartChunks,
+  isPackageModule,
   routeDocuments,
   routePreloads,
   staticGraph,
@@ -97,10 +98,15 @@ describe('routePreloads', () => {
 });
 
 describe('planStartChunks', () => {
-  // main → react, client; Login → form → client; Shell → layout → ui; Dashboard → ui, card;
-  // Users → form, ui, table; card → react. '\0runtime' is a virtual module.
+  // main → react, client, dom (a package: React DOM); dom → react, scheduler (a package);
+  // Login → form → client; Shell → layout → ui; Dashboard → ui, card; Users → form, ui, table;
+  // card → react. '\0runtime' is a virtual module.
+  const dom = '/app/node_modules/dom/client.js';
+  const scheduler = '/app/node_modules/scheduler/index.js';
   const graph: Record<string, ModuleNode> = {
-    main: { isEntry: true, importedIds: ['react', 'client'] },
+    main: { isEntry: true, importedIds: ['react', 'client', dom] },
+    [dom]: { isEntry: false, importedIds: ['react', scheduler] },
+    [scheduler]: { isEntry: false, importedIds: [] },
     react: { isEntry: false, importedIds: [] },
     client: { isEntry: false, importedIds: ['\0runtime'] },
     '\0runtime': { isEntry: false, importedIds: [] },
@@ -129,10 +135,37 @@ describe('planStartChunks', () => {
     expect([...start].sort()).toEqual(['Dashboard', 'Shell', 'card', 'layout', 'ui']);
   });
 
+  it("puts the entry's other package modules in libs, whoever imports them", () => {
+    expect([...plan().libs].sort()).toEqual([dom, scheduler]);
+    // A package the sign-in page shares with other routes stays in common.
+    const shared: Record<string, ModuleNode> = {
+      ...graph,
+      form: { isEntry: false, importedIds: ['client', scheduler] },
+    };
+    const { common, libs } = planStartChunks(
+      Object.keys(shared),
+      (id) => shared[id] ?? null,
+      routes,
+    );
+    expect(common.has(scheduler)).toBe(true);
+    expect([...libs]).toEqual([dom]);
+    // Which modules are libraries is the caller's to say (default: a node_modules folder).
+    expect(isPackageModule(dom) && isPackageModule('C:\\app\\node_modules\\dom\\a.js')).toBe(true);
+    expect(isPackageModule('/app/src/node_modulesque.ts')).toBe(false);
+    const none = planStartChunks(
+      Object.keys(graph),
+      (id) => graph[id] ?? null,
+      routes,
+      undefined,
+      () => false,
+    );
+    expect(none.libs.size).toBe(0);
+  });
+
   it("leaves the entry's other modules, virtual modules, sign-in-only code and other screens' code alone", () => {
-    const { common, start } = plan();
+    const { common, libs, start } = plan();
     for (const id of ['main', 'react', '\0runtime', 'Login', 'loginArt', 'Users', 'table'])
-      expect(common.has(id) || start.has(id), id).toBe(false);
+      expect(common.has(id) || libs.has(id) || start.has(id), id).toBe(false);
   });
 
   it('plans nothing for routes the table does not have', () => {
@@ -226,7 +259,17 @@ describe('the plugin in a Vite build', () => {
   beforeAll(async () => {
     project = mkdtempSync(path.join(tmpdir(), 'mg-route-docs-'));
     mkdirSync(path.join(project, 'src'));
+    mkdirSync(path.join(project, 'node_modules', 'fakedom'), { recursive: true });
     const write = (file: string, text: string) => writeFileSync(path.join(project, file), text);
+    // A package only the entry imports, as the console's entry alone imports React DOM.
+    write(
+      'node_modules/fakedom/package.json',
+      JSON.stringify({ name: 'fakedom', type: 'module', main: 'index.js' }),
+    );
+    write(
+      'node_modules/fakedom/index.js',
+      `export function render(s) { return '{' + s + '}'; }\nexport const domText = ${JSON.stringify('dom '.repeat(2400))};\n`,
+    );
     write(
       'index.html',
       '<!doctype html>\n<html>\n  <head>\n    <title>t</title>\n  </head>\n  <body>\n    <script type="module" src="/src/main.ts"></script>\n  </body>\n</html>\n',
@@ -257,7 +300,7 @@ describe('the plugin in a Vite build', () => {
     write(
       'src/main.ts',
       // The entry shares form.ts with the sign-in screen (as the console's entry shares React).
-      `import './style.css';\nimport { field } from './form';\n${pad('main')}const load = { shell: () => import('./Shell'), dashboard: () => import('./Dashboard'), users: () => import('./Users'), login: () => import('./Login') };\n(globalThis as Record<string, unknown>).load = [load, mainText, field];\n`,
+      `import './style.css';\nimport { render } from 'fakedom';\nimport { field } from './form';\n${pad('main')}const load = { shell: () => import('./Shell'), dashboard: () => import('./Dashboard'), users: () => import('./Users'), login: () => import('./Login') };\n(globalThis as Record<string, unknown>).load = [load, mainText, field, render];\n`,
     );
     await buildProject({ hintRoutes: ['login', ''] }, 'dist');
     await buildProject({ compileHints: false }, 'unhinted');
@@ -282,9 +325,16 @@ describe('the plugin in a Vite build', () => {
     expect(fileOf('src/form.ts', 'plain')).toBe(entryFile('plain'));
     expect(read(entryFile())).toContain(`./${path.posix.basename(common)}`);
     expect(read(common)).not.toMatch(/\bimport\b/);
+    // The package only the entry imports leaves the entry's chunk for libs, which the entry
+    // imports, and which imports nothing back.
+    const libs = fileOf('node_modules/fakedom/index.js');
+    expect(libs).toMatch(/^assets\/libs-[\w-]+\.js$/);
+    expect(fileOf('node_modules/fakedom/index.js', 'plain')).toBe(entryFile('plain'));
+    expect(read(entryFile())).toContain(`./${path.posix.basename(libs)}`);
+    expect(read(libs)).not.toMatch(/\bimport\b/);
     // Sign-in-only code and other screens' code keep chunks of their own.
     for (const src of ['src/Login.ts', 'src/Users.ts'])
-      expect([start, common]).not.toContain(fileOf(src));
+      expect([start, common, libs]).not.toContain(fileOf(src));
   });
 
   it("writes a document per route that preloads the route's chunks, and none of another route's", () => {
