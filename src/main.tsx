@@ -7,16 +7,13 @@
  * in the planned 'common' chunk of scripts/route-documents.ts, are evaluated just before it), and
  * the first render waits for the screen's code and, briefly, that data (loadInitialRoute), so a
  * signed-in load paints the shell and the screen with its figures at once (issue 10 "Delivery",
- * dashboard LCP). That first render is synchronous (flushSync): it runs as soon as the code and
- * data are there, instead of in a scheduler task after the browser has drawn another frame of the
- * empty page. A 401 answered before the app's own 401 handler is registered is held for it
- * (holdUnauthorizedUntilHandled).
+ * dashboard LCP). A 401 answered before the app's own 401 handler is
+ * registered is held for it (holdUnauthorizedUntilHandled).
  */
 // First: starts the opened screen's first GET while the rest of the entry is evaluated.
 import './app/startFirstData';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { holdUnauthorizedUntilHandled } from './api/client';
@@ -35,16 +32,13 @@ holdUnauthorizedUntilHandled();
 performance.mark('mg:entry-evaluated');
 void loadInitialRoute(queryClient).then(() => {
   performance.mark('mg:first-render');
-  const root = createRoot(container);
-  flushSync(() =>
-    root.render(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <BrowserRouter basename={APP_BASENAME}>
-            <AppRoutes />
-          </BrowserRouter>
-        </QueryClientProvider>
-      </StrictMode>,
-    ),
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter basename={APP_BASENAME}>
+          <AppRoutes />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </StrictMode>,
   );
 });
