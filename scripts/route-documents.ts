@@ -275,10 +275,10 @@ export function routeDocuments({
   /** Modules that run at start-up: the static imports of the entry and of the hinted routes. */
   let startUpModules = new Set<string>();
   /** The start-up chunk plan ({@link planStartChunks}), made once the module graph is known. */
-  let startChunks = {
-    common: new Set<string>(),
-    libs: new Set<string>(),
-    start: new Set<string>(),
+  let startChunks: ReturnType<typeof planStartChunks> = {
+    common: new Set(),
+    libs: new Set(),
+    start: new Set(),
   };
   return {
     name: 'mg:route-documents',
@@ -327,28 +327,20 @@ export function routeDocuments({
         startChunks[group].has(id);
       return {
         ...options,
-        // Ahead of the configured groups, and with only the planned modules: their dependencies
-        // are the entry's or the other group's.
+        // One group per planned chunk, ahead of the configured groups, and with only the planned
+        // modules: their dependencies are the entry's or another planned group's.
         codeSplitting:
           startRoutes && options.codeSplitting !== false
             ? {
                 ...codeSplitting,
                 groups: [
-                  {
-                    name: START_CHUNK_NAMES.common,
-                    test: planned('common'),
-                    includeDependenciesRecursively: false,
-                  },
-                  {
-                    name: START_CHUNK_NAMES.libs,
-                    test: planned('libs'),
-                    includeDependenciesRecursively: false,
-                  },
-                  {
-                    name: START_CHUNK_NAMES.start,
-                    test: planned('start'),
-                    includeDependenciesRecursively: false,
-                  },
+                  ...(Object.keys(START_CHUNK_NAMES) as (keyof typeof startChunks)[]).map(
+                    (group) => ({
+                      name: START_CHUNK_NAMES[group],
+                      test: planned(group),
+                      includeDependenciesRecursively: false,
+                    }),
+                  ),
                   ...(codeSplitting.groups ?? []),
                 ],
               }
