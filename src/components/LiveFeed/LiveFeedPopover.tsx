@@ -7,6 +7,7 @@
 import { useId, useRef, type RefObject } from 'react';
 import * as Popover from '@radix-ui/react-popover';
 import type { LiveEvent } from '../../domain/live';
+import { CloseIcon } from '../AppLayout/icons';
 import { Button } from '../Button';
 import { LiveFeed } from './LiveFeed';
 import styles from './LiveFeedButton.module.css';
@@ -88,24 +89,5 @@ export function LiveFeedPopover({
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>
-  );
-}
-
-/** A cross. Decorative. */
-function CloseIcon({ className }: { className?: string }) {
-  return (
-    <svg
-      className={className}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M18 6 6 18" />
-      <path d="m6 6 12 12" />
-    </svg>
   );
 }
