@@ -7,8 +7,8 @@
  * in the planned 'common' chunk of scripts/route-documents.ts, are evaluated just before it), and
  * the first render waits for the screen's code and, briefly, that data (loadInitialRoute), so a
  * signed-in load paints the shell and the screen with its figures at once (issue 10 "Delivery",
- * dashboard LCP). A 401 answered before the app's own 401 handler is
- * registered is held for it (holdUnauthorizedUntilHandled).
+ * dashboard LCP). A 401 answered before the app's own 401 handler is registered is held for it
+ * (holdUnauthorizedUntilHandled).
  */
 // First: starts the opened screen's first GET while the rest of the entry is evaluated.
 import './app/startFirstData';
