@@ -7,6 +7,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './tests/chromium.ts';
 import { compressAssets } from './scripts/compress-assets.ts';
+import { reactSentinels } from './scripts/react-sentinels.ts';
 import { routeDocuments } from './scripts/route-documents.ts';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
@@ -42,7 +43,7 @@ export default defineConfig({
   // preloading its chunks, font preloads, and V8 compile hints on the start-up chunks (dashboard
   // LCP; scripts/route-documents.ts). Vite's own module preloading is off (build.modulePreload
   // below), which would also wrap every lazy import in its link-inserting helper.
-  plugins: [react(), narrowVisxScale(), routeDocuments(), compressAssets()],
+  plugins: [react(), narrowVisxScale(), reactSentinels(), routeDocuments(), compressAssets()],
   resolve: {
     alias: [
       // @visx/text's calc() reducer without its general math evaluator (~7 KiB gzip off the

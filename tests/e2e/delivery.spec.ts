@@ -125,3 +125,22 @@ test("each address gets its route's document: its chunks preloaded, the sign-in 
   for (const doc of [dashboard, login, await html('/admin/no-such-screen')])
     expect(fonts(doc)).toBe(3); // Inter 400, 600 and 700, Latin
 });
+
+test("React DOM's module-level sentinel errors are built without a stack", async ({ request }) => {
+  // scripts/react-sentinels.ts: with an inspector attached (every LCP measurement at 4× CPU),
+  // building them as Errors re-parses React DOM's whole module to number the stack's lines.
+  const dashboard = await (await request.get('/admin/')).text();
+  const libs = /href="(\/admin\/assets\/libs-[\w-]{8}\.js)"/.exec(dashboard)?.[1];
+  expect(libs, "the dashboard document preloads React DOM's 'libs' chunk").toBeDefined();
+  const code = await (await request.get(libs!)).text();
+  expect(code).toContain('Object.create(Error.prototype)');
+  // The sentinels' React error codes (formatProdErrorMessage's argument, minified names aside).
+  for (const errorCode of [460, 461, 474, 519, 542]) {
+    expect(code, `sentinel ${errorCode}`).not.toMatch(
+      new RegExp(`\\bError\\([\\w$]+\\(${errorCode}\\)\\)`),
+    );
+    expect(code, `sentinel ${errorCode}`).toMatch(
+      new RegExp(`[\\w$]+\\([\\w$]+\\(${errorCode}\\)\\)`),
+    );
+  }
+});
