@@ -39,6 +39,8 @@ const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 export default defineConfig({
   base: '/admin/',
   // compressAssets: brotli and gzip copies of dist/ for server/static.ts (issue 10 "Delivery").
+  // reactSentinels: React DOM's module-level sentinel errors built without a stack, which an
+  // attached inspector would otherwise number by re-parsing React DOM (scripts/react-sentinels.ts).
   // routeDocuments: the entry's own chunks preloaded from index.html, a document per route
   // preloading its chunks, font preloads, and V8 compile hints on the start-up chunks (dashboard
   // LCP; scripts/route-documents.ts). Vite's own module preloading is off (build.modulePreload

@@ -178,11 +178,12 @@ const PLANNED_CHUNKS = new Set<string>(Object.values(START_CHUNK_NAMES));
  *   the sign-in page loads nothing it does not use;
  * - libs: the entry's other package modules (`isLibrary`: React DOM and its scheduler), so the
  *   entry's own chunk keeps only the console's start-up code (about 8 KB instead of 214 KB). That
- *   chunk's top level is on the stack of what the start-up code does first (the first GET,
- *   React DOM's module-level Error objects), and a browser with developer tools attached, as
- *   Playwright and Lighthouse are, records those stacks: V8 then parses each frame's function
- *   again for its source positions, the whole file for a top level (about 40 ms at 4× CPU for
- *   214 KB, measured as V8.CollectSourcePositions in a trace). Libraries apart also keep their
+ *   chunk's top level is on the stack of what the start-up code does first (the first GET, React
+ *   DOM's start-up), and a browser with developer tools attached, as Playwright is, records the
+ *   stacks of requests and errors: V8 then parses each frame's function again for its source
+ *   positions, the whole file for a top level (about 40 ms at 4× CPU for 214 KB, measured as
+ *   V8.CollectSourcePositions in a trace; React DOM's own module function, the other large frame,
+ *   is spared by scripts/react-sentinels.ts). Libraries apart also keep their
  *   chunk's name, and so its cached copy, across releases of the console's own code. common, libs
  *   and the entry are three scripts that compile side by side;
  * - start: the landing route's code (the shell, the dashboard) that is neither the entry's nor
