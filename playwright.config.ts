@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './tests/chromium';
-import { E2E_ADMIN, E2E_LEMONSQUEEZY_WEBHOOK_SECRET } from './tests/e2e/support';
+import { E2E_ADMIN, E2E_FORUM_URL, E2E_LEMONSQUEEZY_WEBHOOK_SECRET } from './tests/e2e/support';
 
 /**
  * End-to-end tests: the built console (dist/) served by the compiled reference server
@@ -51,6 +51,9 @@ export default defineConfig({
       SEED: '42',
       LOG_LEVEL: 'warn',
       LEMONSQUEEZY_WEBHOOK_SECRET: E2E_LEMONSQUEEZY_WEBHOOK_SECRET,
+      // The header's Forum link: run-time configuration that the server inlines into each
+      // document (tests/e2e/delivery.spec.ts checks it reaches the console).
+      FORUM_URL: E2E_FORUM_URL,
       // The maintenance spec applies the seeded due revocations by hand: no scheduled run may
       // apply them first, however long the suite takes.
       EXPIRATION_INTERVAL_S: '0',

@@ -12,7 +12,12 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
-import { acceptedEncodings, consoleConfigScript } from './static';
+import {
+  acceptedEncodings,
+  CONFIG_ELEMENT_ID,
+  consoleConfigScript,
+  inlineConsoleConfig,
+} from './static';
 import { compressDirectory, MIN_COMPRESS_BYTES } from '../scripts/compress-assets';
 import { downDatabase, makeTestConfig, makeTestDeps } from './test-helpers';
 
@@ -244,7 +249,7 @@ describe('route documents (routes/<segment>.html, written by the build)', () => 
     }
   });
 
-  it("serves a route document's precompressed copy by Accept-Encoding, with its own ETag", async () => {
+  it("serves a route document compressed by Accept-Encoding, with each coding's own ETag", async () => {
     const a = await routed();
     const br = await a.request('/admin/users', { headers: { 'Accept-Encoding': 'br' } });
     expect(br.headers.get('content-encoding')).toBe('br');
@@ -403,6 +408,137 @@ describe('the build step (scripts/compress-assets.ts) and the server together', 
       expect(brotliDecompressSync(Buffer.from(await served.arrayBuffer())).toString()).toBe(css);
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the run-time configuration inlined into the documents (issue 10 "Delivery")', () => {
+  // index.html as the build writes it: the configuration is loaded by a deferred script.
+  const TAGGED = INDEX.replace('<head>', '<head><script defer src="/admin/config.js"></script>');
+  const blockOf = (html: string) =>
+    /<script type="application\/json" id="mg-config">([^<]*)<\/script>/.exec(html)?.[1];
+  let built: string;
+  beforeAll(() => {
+    built = mkdtempSync(path.join(tmpdir(), 'mg-static-config-'));
+    mkdirSync(path.join(built, 'routes'));
+    writeFileSync(path.join(built, 'index.html'), TAGGED);
+    writeFileSync(
+      path.join(built, 'routes', 'users.html'),
+      TAGGED.replace('</head>', '<link rel="modulepreload" href="/admin/assets/Users.js"></head>'),
+    );
+    // The build's own compressed copy holds the tag, not the configuration: never served.
+    writeFileSync(path.join(built, 'routes', 'users.html.br'), brotliCompressSync(TAGGED));
+  });
+  afterAll(() => rmSync(built, { recursive: true, force: true }));
+  const served = async (overrides: Parameters<typeof makeTestConfig>[0] = {}) => {
+    const config = await makeTestConfig({ staticDir: built, ...overrides });
+    return createApp(
+      makeTestDeps(downDatabase(), config, { now: new Date('2026-11-20T09:00:00Z') }),
+    );
+  };
+
+  it('replaces the config script with a JSON data block of the same configuration, in every document', async () => {
+    const a = await served({ siteUrl: 'https://mg.example.org/', demoMode: true });
+    for (const p of ['/admin/', '/admin/users/42', '/admin/no-such-screen', '/admin/index.html']) {
+      const res = await a.request(p);
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-type'), p).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control'), p).toBe('no-cache');
+      const html = await res.text();
+      expect(html, p).not.toContain('config.js');
+      expect(JSON.parse(blockOf(html) ?? 'null'), p).toEqual({
+        apiPrefix: '/api/admin',
+        defaultAdminEmail: 'admin@example.com',
+        siteUrl: 'https://mg.example.org/',
+      });
+      expectSecurityHeaders(res); // script-src 'self' still: a data block is not a script
+    }
+    expect(await (await a.request('/admin/users')).text()).toContain('/admin/assets/Users.js');
+    // The same object /admin/config.js sets, which stays for documents that load it.
+    expect(await (await a.request('/admin/config.js')).text()).toBe(
+      `window.__MG_CONFIG__ = ${blockOf(await (await a.request('/admin/')).text())};\n`,
+    );
+  });
+
+  it('never publishes the admin email outside demo mode', async () => {
+    const html = await (
+      await (await served({ adminEmail: 'ops@example.org', demoMode: false })).request('/admin/')
+    ).text();
+    expect(JSON.parse(blockOf(html) ?? 'null')).toEqual({ apiPrefix: '/api/admin' });
+    expect(html).not.toContain('ops@example.org');
+  });
+
+  it('escapes values so they cannot close the data block', () => {
+    const html = inlineConsoleConfig(TAGGED, {
+      apiPrefix: '/api/admin',
+      adminEmail: 'a"</script><script>alert(1)//@example.com',
+      demoMode: true,
+    });
+    expect(html.match(/<\/script>/g)).toHaveLength(2); // the block's and the entry's
+    expect(JSON.parse(blockOf(html) ?? 'null')).toEqual({
+      apiPrefix: '/api/admin',
+      defaultAdminEmail: 'a"</script><script>alert(1)//@example.com',
+    });
+    expect(
+      inlineConsoleConfig(INDEX, { apiPrefix: '/x', adminEmail: 'a@example.com', demoMode: false }),
+    ).toBe(INDEX);
+    expect(CONFIG_ELEMENT_ID).toBe('mg-config');
+  });
+
+  it("compresses each document by Accept-Encoding, with each coding's ETag, 304 and HEAD", async () => {
+    const a = await served({ demoMode: true });
+    const plain = await a.request('/admin/users');
+    const identity = await plain.text();
+    const br = await a.request('/admin/users', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding');
+    const brBody = Buffer.from(await br.arrayBuffer());
+    expect(br.headers.get('content-length')).toBe(String(brBody.length));
+    expect(brotliDecompressSync(brBody).toString()).toBe(identity);
+    const gz = await a.request('/admin/users', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(identity);
+    const etags = [plain, br, gz].map((r) => r.headers.get('etag'));
+    expect(new Set(etags).size).toBe(3);
+    // The same ETag on the next request (the document is rewritten once, then kept).
+    const again = await a.request('/admin/users', { headers: { 'Accept-Encoding': 'br' } });
+    expect(again.headers.get('etag')).toBe(etags[1]);
+    const notModified = await a.request('/admin/users', {
+      headers: { 'Accept-Encoding': 'br', 'If-None-Match': etags[1]! },
+    });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe('');
+    const otherCoding = await a.request('/admin/users', {
+      headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etags[1]! },
+    });
+    expect(otherCoding.status).toBe(200);
+    const head = await a.request('/admin/users', {
+      method: 'HEAD',
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(brBody.length));
+    expect(await head.text()).toBe('');
+  });
+
+  it('serves a rebuilt document afresh', async () => {
+    const a = await served({ demoMode: true });
+    const file = path.join(built, 'routes', 'users.html');
+    const before = await (await a.request('/admin/users')).text();
+    try {
+      writeFileSync(file, TAGGED.replace('</head>', '<meta name="rebuilt" content="1"></head>'));
+      const after = await (await a.request('/admin/users')).text();
+      expect(after).toContain('name="rebuilt"');
+      expect(after).not.toBe(before);
+      expect(blockOf(after)).toBe(blockOf(before));
+    } finally {
+      writeFileSync(
+        file,
+        TAGGED.replace(
+          '</head>',
+          '<link rel="modulepreload" href="/admin/assets/Users.js"></head>',
+        ),
+      );
     }
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Serves the built console under /admin (specification §1 base path; CONTRACT.md "Where things
- * live"): the run-time config script, hashed assets cached for a year, index.html revalidated on
- * every load, and for any other path under /admin its route's document (routes/<segment>.html,
+ * live"): the run-time config script, hashed assets cached for a year, documents (index.html and
+ * the route documents) revalidated on every load, with the run-time configuration inlined, and for any other path under /admin its route's document (routes/<segment>.html,
  * written by the build: index.html that also preloads the route's chunks; issue 10 "Delivery";
  * server/routeDocuments.ts), else index.html (SPA fallback; the app redirects unknown routes
  * itself).
  */
+import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { ServerConfig } from './context';
@@ -49,17 +51,17 @@ const MIME: Record<string, string> = {
 };
 
 /**
- * The body of GET /admin/config.js (CONTRACT.md run-time config):
- * `window.__MG_CONFIG__ = {"apiPrefix": …, "defaultAdminEmail": …, "siteUrl": …, "forumUrl": …};`
- * where siteUrl / forumUrl (SITE_URL, FORUM_URL: the header's Website and Forum links) appear
- * only when configured, and defaultAdminEmail (the login form's pre-filled email, §2 Login) only
- * in demo mode: the script is public, and a real admin email is not published to anyone
- * (issue 10 item 1; the console then pre-fills its own default).
+ * The console's run-time configuration as a JSON object text (CONTRACT.md run-time config):
+ * `{"apiPrefix": …, "defaultAdminEmail": …, "siteUrl": …, "forumUrl": …}`, where siteUrl /
+ * forumUrl (SITE_URL, FORUM_URL: the header's Website and Forum links) appear only when
+ * configured, and defaultAdminEmail (the login form's pre-filled email, §2 Login) only in demo
+ * mode: the configuration is public, and a real admin email is not published to anyone (issue 10
+ * item 1; the console then pre-fills its own default). Every '<' is escaped (`\u003c`), so the
+ * text can never close or open a tag in a script element.
  */
-export function consoleConfigScript(
+export function consoleConfigJson(
   config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'>,
 ): string {
-  // JSON string literals, with '<' escaped so the text can never close a script element.
   const js = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c');
   const fields: [string, string | null | undefined][] = [
     ['apiPrefix', config.apiPrefix],
@@ -71,7 +73,46 @@ export function consoleConfigScript(
     .filter((field): field is [string, string] => typeof field[1] === 'string')
     .map(([key, value]) => `${js(key)}: ${js(value)}`)
     .join(', ');
-  return `window.__MG_CONFIG__ = {${body}};\n`;
+  return `{${body}}`;
+}
+
+/**
+ * The body of GET /admin/config.js, for documents that load it (another backend's copy of
+ * dist/, or a document without the tag below): `window.__MG_CONFIG__ = <consoleConfigJson>;`.
+ */
+export function consoleConfigScript(
+  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'>,
+): string {
+  return `window.__MG_CONFIG__ = ${consoleConfigJson(config)};\n`;
+}
+
+/**
+ * Id of the JSON data block that carries the run-time configuration inside a document served by
+ * this server; src/api/config.ts reads the same id (CONFIG_ELEMENT_ID).
+ */
+export const CONFIG_ELEMENT_ID = 'mg-config';
+
+/** The built documents' `<script … src="/admin/config.js"></script>` (index.html). */
+const CONFIG_SCRIPT_TAG = /<script\b[^>]*\bsrc="\/admin\/config\.js"[^>]*><\/script>/;
+
+/**
+ * `html` with its config script tag replaced by the same configuration inlined as a JSON data
+ * block, `<script type="application/json" id="mg-config">{…}</script>` (not run: no CSP hash
+ * needed, and no script to compile). The console reads it where /admin/config.js is not loaded
+ * (src/api/config.ts), so a document served here spares the browser one request that is never
+ * cached (`no-store`) and that the module entry waits for (deferred scripts run in document
+ * order): a round trip on every load, repeat visits included (issue 10 "Delivery"). A document
+ * without the tag is returned unchanged.
+ */
+export function inlineConsoleConfig(
+  html: string,
+  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'>,
+): string {
+  return html.replace(
+    CONFIG_SCRIPT_TAG,
+    () =>
+      `<script type="application/json" id="${CONFIG_ELEMENT_ID}">${consoleConfigJson(config)}</script>`,
+  );
 }
 
 const NOT_BUILT_PAGE = `<!doctype html>
@@ -188,13 +229,76 @@ async function send(
   return c.body(new Uint8Array(chosen.body), 200, headers);
 }
 
+/** One document as served: its bytes with the configuration inlined, and each compressed copy. */
+interface InlinedDocument {
+  /** Identity, brotli and gzip bytes, by coding ('identity', 'br', 'gzip'). */
+  bodies: Map<string, Buffer>;
+  /** A hash of the identity bytes, for the ETags. */
+  hash: string;
+}
+
+/**
+ * Answers an HTML document (`hit`, read from `file`) with the run-time configuration inlined
+ * ({@link inlineConsoleConfig}): compressed here (brotli or gzip by Accept-Encoding, as
+ * {@link send} picks; the build's precompressed copies hold the tag, not the configuration) and
+ * kept in `cache` by file, modification time and size, so each document is rewritten and
+ * compressed once per build. Each representation has its own ETag (a 304 for a matching
+ * If-None-Match); HEAD answers the same headers without a body.
+ */
+function sendDocument(
+  c: Context,
+  hit: FileHit,
+  file: string,
+  cache: Map<string, InlinedDocument>,
+  config: Parameters<typeof inlineConsoleConfig>[1],
+): Response {
+  const key = `${file}\0${hit.mtimeMs}\0${hit.size}`;
+  let document = cache.get(key);
+  if (!document) {
+    const identity = Buffer.from(inlineConsoleConfig(hit.body.toString('utf8'), config));
+    document = {
+      bodies: new Map([
+        ['identity', identity],
+        [
+          'br',
+          brotliCompressSync(identity, {
+            params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
+          }),
+        ],
+        ['gzip', gzipSync(identity, { level: 9 })],
+      ]),
+      hash: createHash('sha256').update(identity).digest('hex').slice(0, 16),
+    };
+    // One entry per document of the build (a dozen); a rebuilt document replaces its old entry.
+    for (const old of cache.keys()) if (old.startsWith(`${file}\0`)) cache.delete(old);
+    cache.set(key, document);
+  }
+  const coding = acceptedEncodings(c.req.header('accept-encoding'))[0]?.coding ?? null;
+  const body = document.bodies.get(coding ?? 'identity')!;
+  const etag = `W/"${document.hash}-${coding ?? 'identity'}"`;
+  const headers: Record<string, string> = {
+    'Content-Type': MIME['.html']!,
+    'Cache-Control': REVALIDATE_CACHE,
+    ETag: etag,
+    'Last-Modified': new Date(hit.mtimeMs).toUTCString(),
+    Vary: 'Accept-Encoding',
+  };
+  if (coding) headers['Content-Encoding'] = coding;
+  const inm = c.req.header('if-none-match');
+  if (inm && inm.split(',').some((t) => t.trim() === etag)) return c.body(null, 304, headers);
+  headers['Content-Length'] = String(body.length);
+  if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+  return c.body(new Uint8Array(body), 200, headers);
+}
+
 /**
  * Router for GET/HEAD `/admin/*` (mount at the root): /admin/config.js (no-store, JavaScript),
  * existing files from `staticDir` (assets/* immutable for a year, others no-cache), each as its
  * brotli or gzip copy when the build wrote one and `Accept-Encoding` takes it, 404 for a source
  * map (`*.map`) and for a missing file under /admin/assets/, for any other path its route document
  * (server/routeDocuments.ts; only when it loads the same entry script as index.html) or else
- * index.html (both no-cache), and a 503 page asking to run
+ * index.html (both no-cache; every HTML document with the run-time configuration inlined and
+ * compressed here, sendDocument), and a 503 page asking to run
  * `npm run build` when index.html is missing. Paths never escape `staticDir`.
  */
 export function createConsoleRouter(
@@ -215,6 +319,8 @@ export function createConsoleRouter(
     }
   };
   const router = new Hono();
+  /** Documents with the configuration inlined, by file (sendDocument). */
+  const documents = new Map<string, InlinedDocument>();
 
   router.get(`${CONSOLE_BASE}/config.js`, (c) =>
     c.body(consoleConfigScript(config), 200, {
@@ -236,6 +342,8 @@ export function createConsoleRouter(
       const real = await resolveRoot();
       const hit = await readRegularFile(file, real);
       if (hit) {
+        if (path.extname(file).toLowerCase() === '.html')
+          return sendDocument(c, hit, file, documents, config);
         const cache = relative.startsWith('assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE;
         return send(c, hit, file, cache, real);
       }
@@ -260,9 +368,9 @@ export function createConsoleRouter(
         hit &&
         entryScriptOf(hit.body.toString('utf8')) === entryScriptOf(index.body.toString('utf8'))
       )
-        return send(c, hit, routeFile, REVALIDATE_CACHE, real);
+        return sendDocument(c, hit, routeFile, documents, config);
     }
-    return send(c, index, indexFile, REVALIDATE_CACHE, real);
+    return sendDocument(c, index, indexFile, documents, config);
   });
 
   return router;

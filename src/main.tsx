@@ -1,6 +1,7 @@
 /**
  * Entry point of the console: global styles, the query cache, and the /admin browser router
- * (src/app/router.tsx). /admin/config.js has already set the run-time configuration.
+ * (src/app/router.tsx). The run-time configuration is already there (/admin/config.js has run, or
+ * the document carries it: src/api/config.ts).
  *
  * The opened screen's first data is requested before React DOM, the route table and the app's
  * start-up code are evaluated (the first import; the libraries the entry shares with the screens,

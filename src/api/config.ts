@@ -1,10 +1,14 @@
 /**
- * Run-time configuration (CONTRACT.md "Where things live"). The server serves /admin/config.js,
- * which sets `window.__MG_CONFIG__ = {apiPrefix, defaultAdminEmail, siteUrl?, forumUrl?}` before
- * the app loads, so one build can talk to another backend and link to its product's own sites
- * (the server's API_PREFIX, ADMIN_EMAIL, SITE_URL and FORUM_URL settings). Build-time defaults
- * come from VITE_API_PREFIX, VITE_DEFAULT_ADMIN_EMAIL, VITE_SITE_URL and VITE_FORUM_URL, else
- * '/api/admin', 'admin@example.com' and no site links.
+ * Run-time configuration (CONTRACT.md "Where things live"): `{apiPrefix, defaultAdminEmail,
+ * siteUrl?, forumUrl?}`, so one build can talk to another backend and link to its product's own
+ * sites (the server's API_PREFIX, ADMIN_EMAIL, SITE_URL and FORUM_URL settings). It reaches the
+ * page in one of two ways, both before the app runs:
+ * - /admin/config.js, which index.html loads and which sets `window.__MG_CONFIG__` (any backend);
+ * - a JSON data block, `<script type="application/json" id="mg-config">`, which the reference
+ *   server writes into the document in place of that script tag (server/static.ts,
+ *   inlineConsoleConfig: one never-cached request fewer on every load; issue 10 "Delivery").
+ * Build-time defaults come from VITE_API_PREFIX, VITE_DEFAULT_ADMIN_EMAIL, VITE_SITE_URL and
+ * VITE_FORUM_URL, else '/api/admin', 'admin@example.com' and no site links.
  */
 import { z } from './zod';
 
@@ -23,6 +27,35 @@ declare global {
     /** Set by /admin/config.js; read through getConfig() only. */
     __MG_CONFIG__?: unknown;
   }
+}
+
+/**
+ * Id of the JSON data block that carries the configuration in a document served by the reference
+ * server (server/static.ts CONFIG_ELEMENT_ID).
+ */
+export const CONFIG_ELEMENT_ID = 'mg-config';
+
+/** The last data block text read and what it parsed to (the block never changes in a page). */
+let inlined: { text: string; value: unknown } | null = null;
+
+/**
+ * The configuration of the document's JSON data block (#mg-config), or undefined when the page
+ * has no such block (or no document, as in tests and workers) or its text is not JSON.
+ */
+function inlinedConfig(): unknown {
+  const doc = (globalThis as { document?: Pick<Document, 'getElementById'> }).document;
+  const text = doc?.getElementById(CONFIG_ELEMENT_ID)?.textContent;
+  if (typeof text !== 'string') return undefined;
+  if (inlined?.text !== text) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    inlined = { text, value };
+  }
+  return inlined.value;
 }
 
 /** The console's run-time configuration. */
@@ -72,14 +105,14 @@ function buildDefaults(): AppConfig {
 export const DEFAULT_CONFIG: Readonly<AppConfig> = Object.freeze(buildDefaults());
 
 /**
- * The effective configuration: each field of `window.__MG_CONFIG__` that is valid (a prefix
- * starting with '/' or http(s)://, a non-blank email, absolute http(s) site and forum URLs)
- * overrides the build-time default; a
- * missing, malformed or partial window config falls back field by field. Trailing slashes are
- * stripped from the prefix. Never throws; read on every call so tests can change it.
+ * The effective configuration: each field of the run-time configuration (`window.__MG_CONFIG__`,
+ * else the document's #mg-config data block) that is valid (a prefix starting with '/' or
+ * http(s)://, a non-blank email, absolute http(s) site and forum URLs) overrides the build-time
+ * default; a missing, malformed or partial configuration falls back field by field. Trailing
+ * slashes are stripped from the prefix. Never throws; read on every call so tests can change it.
  */
 export function getConfig(): AppConfig {
-  const raw = (globalThis as { __MG_CONFIG__?: unknown }).__MG_CONFIG__;
+  const raw = (globalThis as { __MG_CONFIG__?: unknown }).__MG_CONFIG__ ?? inlinedConfig();
   const bag = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const prefix = prefixSchema.safeParse(bag.apiPrefix);
   const email = emailSchema.safeParse(bag.defaultAdminEmail);

@@ -2,7 +2,7 @@
  * The container of the signed-in shell (§2 Layout, §4 Session, §4 Sound alerts). It decides what
  * AppLayout shows and persists what the operator chooses:
  * - the operator's fixed display name ('Admin') and the product's own sites (Website, Forum) from
- *   the run-time config (/admin/config.js: the server's SITE_URL and FORUM_URL), each left out
+ *   the run-time config (src/api/config.ts: the server's SITE_URL and FORUM_URL), each left out
  *   when not configured;
  * - the desktop sidebar's collapsed state, kept in localStorage under mg_sidebar_collapsed;
  * - desktop or mobile shell by the (max-width: 767px) media query; the mobile overlay closes
@@ -101,7 +101,7 @@ export function AppLayoutScreen({ children, live }: AppLayoutScreenProps) {
   // The overlay is open only at the location it was opened at: any navigation closes it.
   const [mobileNavOpenAt, setMobileNavOpenAt] = useState<string | null>(null);
   const logout = useLogout();
-  // The run-time config is fixed for the page's life (/admin/config.js runs before the app).
+  // The run-time config is fixed for the page's life (it is in place before the app runs).
   const [siteLinks] = useState(() => productSiteLinks(getConfig()));
   const now = useNow();
 

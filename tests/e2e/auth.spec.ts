@@ -73,7 +73,7 @@ test('signs in with the configured credentials, shows the database figures, and 
   page,
 }) => {
   await page.goto('login');
-  // Outside demo mode /admin/config.js no longer publishes the admin email (issue 10): the form
+  // Outside demo mode the run-time configuration no longer publishes the admin email (issue 10): the form
   // pre-fills the console's own default username (§2 Login screen), never the configured one.
   await expect(page.getByLabel('Email')).toHaveValue('admin@example.com');
   await expect(page.getByLabel('Email')).not.toHaveValue(E2E_ADMIN.email);

@@ -6,7 +6,7 @@
  * are printed by `npm run bench`, never asserted).
  */
 import { expect, test } from '@playwright/test';
-import { signIn } from './support';
+import { E2E_FORUM_URL, signIn } from './support';
 
 /** Issue 10's budget for the sign-in page's JavaScript on the wire (brotli), bytes. */
 const SIGN_IN_JS_BUDGET_BYTES = 110 * 1024;
@@ -78,10 +78,12 @@ test('a signed-in load of the dashboard fetches its code with the page and asks 
   // A fresh load of /admin/: the route document preloads the dashboard's code (the planned
   // start-up chunk, with the shell) with the entry (issue 10, dashboard LCP), the stats are
   // requested as the entry starts, and the dashboard's query takes that answer instead of asking
-  // again.
+  // again. The run-time configuration comes inlined in the document: /admin/config.js (never
+  // cached, and waited for by the entry) is not requested at all.
   const requests: string[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
+    if (pathname.endsWith('/config.js')) requests.push('config.js');
     if (pathname.endsWith('/stats') || /\/assets\/start-/.test(pathname))
       requests.push(pathname.endsWith('/stats') ? 'stats' : 'dashboard code');
   });
@@ -89,6 +91,11 @@ test('a signed-in load of the dashboard fetches its code with the page and asks 
   await expect(page.getByRole('region', { name: 'MRR', exact: true })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(requests).toEqual(['dashboard code', 'stats']);
+  // The inlined configuration is the one the console runs with (the server's FORUM_URL).
+  await expect(page.getByRole('banner').getByRole('link', { name: /^Forum/ })).toHaveAttribute(
+    'href',
+    E2E_FORUM_URL,
+  );
 });
 
 test("each address gets its route's document: its chunks preloaded, the sign-in page none of the shell's", async ({

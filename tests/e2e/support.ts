@@ -13,13 +13,16 @@ export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-Secret
  * (LEMONSQUEEZY_WEBHOOK_SECRET in playwright.config.ts), so specs can sign deliveries.
  */
 export const E2E_LEMONSQUEEZY_WEBHOOK_SECRET = 'e2e-lemonsqueezy-webhook-secret-0123456789';
+/** The e2e server's FORUM_URL: the header's Forum link (run-time configuration). */
+export const E2E_FORUM_URL = 'https://forum.e2e.example.org/';
 
 /** localStorage key of the admin token (src/domain/types.ts TOKEN_STORAGE_KEY). */
 export const TOKEN_KEY = 'mg_admin_token';
 
 /**
- * Fills the login form and presses 'Sign in' (the page must be on /admin/login). The Email field
- * is pre-filled from /admin/config.js with the server's ADMIN_EMAIL; it is set explicitly anyway.
+ * Fills the login form and presses 'Sign in' (the page must be on /admin/login). The Email field's
+ * pre-filled value (the run-time configuration's in demo mode, else the console's default) is
+ * replaced with the e2e admin's.
  */
 export async function signIn(page: Page, password: string = E2E_ADMIN.password): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Login' })).toBeVisible();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CONFIG, getConfig } from '../../../src/api/config';
+import { CONFIG_ELEMENT_ID, DEFAULT_CONFIG, getConfig } from '../../../src/api/config';
+import { CONFIG_ELEMENT_ID as SERVER_CONFIG_ELEMENT_ID } from '../../../server/static';
 import { clearToken, getToken, hasToken, setToken } from '../../../src/api/token';
 import { TOKEN_STORAGE_KEY } from '../../../src/domain/types';
 import { MemoryStorage } from '../support';
@@ -74,6 +75,50 @@ describe('getConfig (CONTRACT.md run-time configuration)', () => {
     }
     vi.stubGlobal('__MG_CONFIG__', { forumUrl: 'http://forum.local:4200' });
     expect(getConfig()).toMatchObject({ siteUrl: null, forumUrl: 'http://forum.local:4200' });
+  });
+});
+
+describe("getConfig from the document's data block (the reference server's documents)", () => {
+  /** A document whose #mg-config element holds `text` (null: no such element). */
+  const documentWith = (text: string | null) => ({
+    getElementById: (id: string) =>
+      id === CONFIG_ELEMENT_ID && text !== null ? { textContent: text } : null,
+  });
+
+  it('reads the block the server writes (server/static.ts inlineConsoleConfig, same id)', () => {
+    expect(CONFIG_ELEMENT_ID).toBe(SERVER_CONFIG_ELEMENT_ID);
+    vi.stubGlobal(
+      'document',
+      documentWith(
+        '{"apiPrefix": "/backend/v2/", "defaultAdminEmail": "ops@example.com", "forumUrl": "https://forum.mg.example.org"}',
+      ),
+    );
+    expect(getConfig()).toEqual({
+      apiPrefix: '/backend/v2',
+      defaultAdminEmail: 'ops@example.com',
+      siteUrl: null,
+      forumUrl: 'https://forum.mg.example.org',
+    });
+  });
+
+  it('prefers window.__MG_CONFIG__ (config.js) when both are there', () => {
+    vi.stubGlobal('document', documentWith('{"apiPrefix": "/from-the-block"}'));
+    vi.stubGlobal('__MG_CONFIG__', { apiPrefix: '/from-config-js' });
+    expect(getConfig().apiPrefix).toBe('/from-config-js');
+  });
+
+  it('falls back to the defaults, field by field, for a missing, malformed or invalid block', () => {
+    for (const text of [null, '', 'not json', '{"apiPrefix": ', '42', 'null', '["/x"]']) {
+      vi.stubGlobal('document', documentWith(text));
+      expect(getConfig(), String(text)).toEqual(DEFAULT_CONFIG);
+    }
+    vi.stubGlobal(
+      'document',
+      documentWith('{"apiPrefix": "javascript:alert(1)", "siteUrl": "/x"}'),
+    );
+    expect(getConfig()).toEqual(DEFAULT_CONFIG);
+    vi.stubGlobal('document', documentWith('{"defaultAdminEmail": "me@example.com"}'));
+    expect(getConfig()).toEqual({ ...DEFAULT_CONFIG, defaultAdminEmail: 'me@example.com' });
   });
 });
 
