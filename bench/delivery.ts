@@ -18,7 +18,10 @@
  *    screens are printed as controls that do load them, so the check can fail.
  * 3. dashboard LCP ≤ 800 ms at 4× CPU throttling (CDP Emulation.setCPUThrottlingRate): the last
  *    largest-contentful-paint entry of a signed-in load of /admin/ in a new page, BENCH_LCP_RUNS
- *    runs (default 7) each, median and p95, in three browsers:
+ *    runs (default 7) each, median and p95, measured in Chromium's headless shell (Debian's
+ *    chromium-headless-shell: the same Chromium 156 without the browser's hidden user interface,
+ *    which takes almost 0.9 s of CPU per page load on a 2-CPU machine; see LCP_BROWSERS), then
+ *    printed for reference in the full Chromium the browser tests use, in three browsers each:
  *    - a repeat visit: a browser profile on disk, as an operator's browser is,
  *      signed in and warmed by two loads, so its HTTP cache holds the scripts and V8's code cache
  *      their compiled code (Chromium keeps that cache on disk, beside the HTTP cache, for a script
@@ -26,8 +29,8 @@
  *    - scripts in the HTTP cache only (an incognito context: every load parses and compiles the
  *      scripts again);
  *    - an empty cache (a new incognito context per load).
- *   The budget holds only when every one of the three medians is within it: the verdict line names
- *   the slowest.
+ *   The budget holds only when every one of the three medians in the headless shell is within it:
+ *   the verdict line names the slowest. The full Chromium's line is marked as a reference.
  *
  * Each LCP line also gives the medians of the console's start-up marks (User Timing, ms since
  * navigation): `mg:entry` (the entry's own chunk starts to run: everything before is the document,
@@ -45,7 +48,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import { chromiumArgs, chromiumPath } from '../tests/chromium';
+import { chromiumArgs, chromiumPath, headlessShellPath } from '../tests/chromium';
 import { buildServer } from '../scripts/build-server.mjs';
 import { percentile } from './support';
 
@@ -127,12 +130,13 @@ async function newContext(browser: Browser, storageState?: string): Promise<Brow
 }
 
 /**
- * A browser with its profile on disk in `userDataDir` (an operator's own browser: a disk HTTP
- * cache with V8's code cache beside it), signed in, with the LCP watcher installed.
+ * A browser (the Chromium at `executablePath`) with its profile on disk in `userDataDir` (an
+ * operator's own browser: a disk HTTP cache with V8's code cache beside it), signed in, with the
+ * LCP watcher installed.
  */
-async function newProfile(userDataDir: string): Promise<BrowserContext> {
+async function newProfile(userDataDir: string, executablePath: string): Promise<BrowserContext> {
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
+    executablePath,
     args: chromiumArgs,
     ...CONTEXT_OPTIONS,
   });
@@ -273,6 +277,84 @@ async function measureLcp(browser: Browser, state: string, warm?: BrowserContext
   };
 }
 
+/** The three loads each LCP budget row measures (bench/delivery.ts file comment, item 3). */
+const ROW_KINDS = {
+  profile: 'repeat visit (browser profile: HTTP + code cache)',
+  cached: 'scripts in the HTTP cache only (incognito)      ',
+  cold: 'empty cache (incognito)                         ',
+} as const;
+type RowKind = keyof typeof ROW_KINDS;
+type LcpRun = Awaited<ReturnType<typeof measureLcp>>;
+
+/**
+ * The browsers the LCP rows are measured in, the budget's first. Both are Debian's Chromium 156
+ * (the same engine): the headless shell (tests/chromium.ts headlessShellPath), in which the budget
+ * is measured, and the full browser every other browser test runs (chromiumPath), whose rows are
+ * printed for reference. Chromium's headless mode keeps the full browser's user interface running
+ * hidden, and each page load costs it CPU beside the page's own: measured from /proc over a load
+ * of /admin/ at 4× CPU on a 2-CPU machine (8 loads), about 600 ms in the top-chrome WebUI renderer
+ * and 275 ms in the browser process, against no WebUI renderer and 55 ms in the headless shell's
+ * browser process. On a small machine that work takes the CPU the page waits for, and it is not
+ * the console's cost. The headless shell is what Playwright launches for headless Chromium by
+ * default.
+ */
+const LCP_BROWSERS = [
+  { label: "Chromium's headless shell", executablePath: headlessShellPath, budget: true },
+  { label: 'the full Chromium (new headless mode)', executablePath: chromiumPath, budget: false },
+] as const;
+
+/** Median, p95 and the sorted values of `times`. */
+function stats(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: percentile(sorted, 50), p95: percentile(sorted, 95), sorted };
+}
+
+/** The row whose median LCP is the highest (every row counts: the verdict is the slowest's). */
+function slowestRow(rows: Record<RowKind, LcpRun[]>) {
+  const [slowest] = (Object.keys(ROW_KINDS) as RowKind[])
+    .map((kind) => ({ kind, ...stats(rows[kind].map((r) => r.time)) }))
+    .sort((a, b) => b.median - a.median);
+  return slowest!;
+}
+
+/**
+ * The three LCP rows in the Chromium at `executablePath`: a browser profile in `profileDir` (a
+ * fresh folder each call), an incognito context kept across loads, and a new incognito context per
+ * load, each warmed by two loads first and then measured `lcpRuns` times, in turn.
+ */
+async function measureLcpRows(
+  executablePath: string,
+  state: string,
+  profileDir: string,
+): Promise<Record<RowKind, LcpRun[]>> {
+  if (!existsSync(executablePath))
+    throw new Error(
+      `no Chromium at ${executablePath}: install Debian's chromium-headless-shell and chromium packages (apt-get install chromium chromium-headless-shell), or set CHROMIUM_HEADLESS_SHELL_PATH / CHROMIUM_PATH`,
+    );
+  const userDataDir = mkdtempSync(path.join(profileDir, 'profile-'));
+  const browser = await chromium.launch({ executablePath, args: chromiumArgs });
+  const profile = await newProfile(userDataDir, executablePath);
+  const warm = await newContext(browser, state);
+  try {
+    for (let i = 0; i < 2; i++) {
+      // Warm-up: fills the HTTP caches; the second run of a script has V8 write its code cache.
+      await measureLcp(browser, state, profile);
+      await measureLcp(browser, state, warm);
+    }
+    const rows: Record<RowKind, LcpRun[]> = { profile: [], cached: [], cold: [] };
+    for (let i = 0; i < lcpRuns; i++) {
+      rows.profile.push(await measureLcp(browser, state, profile, ROW_KINDS.profile.trim()));
+      rows.cached.push(await measureLcp(browser, state, warm, ROW_KINDS.cached.trim()));
+      rows.cold.push(await measureLcp(browser, state, undefined, ROW_KINDS.cold.trim()));
+    }
+    return rows;
+  } finally {
+    await warm.close();
+    await profile.close();
+    await browser.close();
+  }
+}
+
 async function main() {
   if (!existsSync(path.join(dist, 'index.html'))) {
     throw new Error('no production build in dist/: run `npx vite build` first');
@@ -346,52 +428,30 @@ async function main() {
     }
     console.log(`${verdict(dashboardClean)} the dashboard loads no chart or list code`);
 
-    // 3. Dashboard LCP at 4× CPU throttling: a repeat visit in a browser profile (the budget),
-    // scripts in the HTTP cache of an incognito context, and an empty cache.
-    const profile = await newProfile(profileDir);
-    const warm = await newContext(browser, state);
-    for (let i = 0; i < 2; i++) {
-      // Warm-up: fills the HTTP caches; the second run of a script has V8 write its code cache.
-      await measureLcp(browser, state, profile);
-      await measureLcp(browser, state, warm);
-    }
-    const kinds = {
-      profile: 'repeat visit (browser profile: HTTP + code cache)',
-      cached: 'scripts in the HTTP cache only (incognito)      ',
-      cold: 'empty cache (incognito)                         ',
-    } as const;
-    type Run = Awaited<ReturnType<typeof measureLcp>>;
-    const runs: Record<keyof typeof kinds, Run[]> = { profile: [], cached: [], cold: [] };
-    for (let i = 0; i < lcpRuns; i++) {
-      runs.profile.push(await measureLcp(browser, state, profile, kinds.profile.trim()));
-      runs.cached.push(await measureLcp(browser, state, warm, kinds.cached.trim()));
-      runs.cold.push(await measureLcp(browser, state, undefined, kinds.cold.trim()));
-    }
-    const lcp = (kind: keyof typeof kinds) => runs[kind].map((r) => r.time);
-    const element = runs.profile[0]?.element ?? null;
-    await warm.close();
-    await profile.close();
-    const stats = (times: number[]) => {
-      const sorted = [...times].sort((a, b) => a - b);
-      return { median: percentile(sorted, 50), p95: percentile(sorted, 95), sorted };
-    };
-    console.log(
-      `\ndashboard LCP at ${CPU_THROTTLING}× CPU throttling, ${lcpRuns} runs each (LCP element: ${element ?? '?'}):`,
-    );
-    for (const kind of Object.keys(kinds) as (keyof typeof kinds)[]) {
-      const { median, p95, sorted } = stats(lcp(kind));
-      const phase = (key: 'entry' | 'firstRender') => stats(runs[kind].map((r) => r[key])).median;
+    // 3. Dashboard LCP at 4× CPU throttling: in Chromium's headless shell (the budget), then in
+    // the full Chromium (for reference; see LCP_BROWSERS).
+    // The full browser of parts 1 and 2 is closed first: each measured browser runs alone.
+    await browser.close();
+    for (const target of LCP_BROWSERS) {
+      const rows = await measureLcpRows(target.executablePath, state, profileDir);
+      const slowest = slowestRow(rows);
       console.log(
-        `  ${kinds[kind]}: median ${median.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (runs ${sorted.map((t) => t.toFixed(0)).join(', ')}); entry runs at ${phase('entry').toFixed(0)} ms, first render at ${phase('firstRender').toFixed(0)} ms`,
+        `\ndashboard LCP at ${CPU_THROTTLING}× CPU throttling in ${target.label}, ${lcpRuns} runs each (LCP element: ${rows.profile[0]?.element ?? '?'}):`,
+      );
+      for (const kind of Object.keys(ROW_KINDS) as RowKind[]) {
+        const { median, p95, sorted } = stats(rows[kind].map((r) => r.time));
+        const phase = (key: 'entry' | 'firstRender') => stats(rows[kind].map((r) => r[key])).median;
+        console.log(
+          `  ${ROW_KINDS[kind]}: median ${median.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (runs ${sorted.map((t) => t.toFixed(0)).join(', ')}); entry runs at ${phase('entry').toFixed(0)} ms, first render at ${phase('firstRender').toFixed(0)} ms`,
+        );
+      }
+      const line = `dashboard LCP median ≤ ${LCP_BUDGET_MS} ms at ${CPU_THROTTLING}× CPU on every row; slowest: ${ROW_KINDS[slowest.kind].trim()}, median ${slowest.median.toFixed(0)} ms (p95 ${slowest.p95.toFixed(0)} ms)`;
+      console.log(
+        target.budget
+          ? `${verdict(slowest.median <= LCP_BUDGET_MS)} ${line}`
+          : `  (reference, not the budget) ${line}`,
       );
     }
-    // Every row counts: the verdict is the slowest row's median.
-    const [slowest] = (Object.keys(kinds) as (keyof typeof kinds)[])
-      .map((kind) => ({ kind, ...stats(lcp(kind)) }))
-      .sort((a, b) => b.median - a.median);
-    console.log(
-      `${verdict(slowest!.median <= LCP_BUDGET_MS)} dashboard LCP median ≤ ${LCP_BUDGET_MS} ms at ${CPU_THROTTLING}× CPU on every row; slowest: ${kinds[slowest!.kind].trim()}, median ${slowest!.median.toFixed(0)} ms (p95 ${slowest!.p95.toFixed(0)} ms)`,
-    );
   } finally {
     await browser.close();
     server.kill('SIGTERM');
