@@ -8,9 +8,9 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
-import { COMPRESSIBLE_EXTENSIONS } from '../server/compressible';
+import { brotliOptions, COMPRESSIBLE_EXTENSIONS, GZIP_OPTIONS } from '../server/compressible';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -69,13 +69,10 @@ export async function compressDirectory(
       (async () => {
         const body = await readFile(file);
         const [br, gz] = await Promise.all([
-          brotli(body, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-              [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-            },
-          }).then((data) => keepIfSmaller(`${file}.br`, data, body.length)),
-          gzipAsync(body, { level: constants.Z_BEST_COMPRESSION }).then((data) =>
+          brotli(body, brotliOptions(body.length)).then((data) =>
+            keepIfSmaller(`${file}.br`, data, body.length),
+          ),
+          gzipAsync(body, GZIP_OPTIONS).then((data) =>
             keepIfSmaller(`${file}.gz`, data, body.length),
           ),
         ]);

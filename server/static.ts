@@ -1,18 +1,19 @@
 /**
  * Serves the built console under /admin (specification §1 base path; CONTRACT.md "Where things
  * live"): the run-time config script, hashed assets cached for a year, documents (index.html and
- * the route documents) revalidated on every load, with the run-time configuration inlined, and for any other path under /admin its route's document (routes/<segment>.html,
- * written by the build: index.html that also preloads the route's chunks; issue 10 "Delivery";
+ * the route documents) revalidated on every load, with the run-time configuration inlined, and
+ * for any other path under /admin its route's document (routes/<segment>.html, written by the
+ * build: index.html that also preloads the route's chunks; issue 10 "Delivery";
  * server/routeDocuments.ts), else index.html (SPA fallback; the app redirects unknown routes
  * itself).
  */
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { ServerConfig } from './context';
-import { COMPRESSIBLE_EXTENSIONS } from './compressible';
+import { brotliOptions, COMPRESSIBLE_EXTENSIONS, GZIP_OPTIONS } from './compressible';
 import { entryScriptOf, routeDocumentFile } from './routeDocuments';
 
 /** Base path of the console (§1, §9). */
@@ -50,6 +51,12 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+/** The server settings the console's run-time configuration is made of. */
+type ConsoleConfig = Pick<
+  ServerConfig,
+  'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'
+>;
+
 /**
  * The console's run-time configuration as a JSON object text (CONTRACT.md run-time config):
  * `{"apiPrefix": …, "defaultAdminEmail": …, "siteUrl": …, "forumUrl": …}`, where siteUrl /
@@ -59,9 +66,7 @@ const MIME: Record<string, string> = {
  * item 1; the console then pre-fills its own default). Every '<' is escaped (`\u003c`), so the
  * text can never close or open a tag in a script element.
  */
-export function consoleConfigJson(
-  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'>,
-): string {
+export function consoleConfigJson(config: ConsoleConfig): string {
   const js = (value: string) => JSON.stringify(value).replace(/</g, '\\u003c');
   const fields: [string, string | null | undefined][] = [
     ['apiPrefix', config.apiPrefix],
@@ -80,9 +85,7 @@ export function consoleConfigJson(
  * The body of GET /admin/config.js, for documents that load it (another backend's copy of
  * dist/, or a document without the tag below): `window.__MG_CONFIG__ = <consoleConfigJson>;`.
  */
-export function consoleConfigScript(
-  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'>,
-): string {
+export function consoleConfigScript(config: ConsoleConfig): string {
   return `window.__MG_CONFIG__ = ${consoleConfigJson(config)};\n`;
 }
 
@@ -104,10 +107,7 @@ const CONFIG_SCRIPT_TAG = /<script\b[^>]*\bsrc="\/admin\/config\.js"[^>]*><\/scr
  * order): a round trip on every load, repeat visits included (issue 10 "Delivery"). A document
  * without the tag is returned unchanged.
  */
-export function inlineConsoleConfig(
-  html: string,
-  config: Pick<ServerConfig, 'apiPrefix' | 'adminEmail' | 'siteUrl' | 'forumUrl' | 'demoMode'>,
-): string {
+export function inlineConsoleConfig(html: string, config: ConsoleConfig): string {
   return html.replace(
     CONFIG_SCRIPT_TAG,
     () =>
@@ -213,20 +213,52 @@ async function send(
       }
     }
   }
-  const etag = etagOf(chosen);
+  return answer(c, {
+    body: chosen.body,
+    etag: etagOf(chosen),
+    contentType: MIME[ext] ?? 'application/octet-stream',
+    cacheControl,
+    mtimeMs: hit.mtimeMs,
+    coding,
+    vary: COMPRESSIBLE_EXTENSIONS.has(ext),
+  });
+}
+
+/** One representation of a file, as {@link answer} sends it. */
+interface Representation {
+  /** The bytes sent (compressed when `coding` is set). */
+  body: Buffer;
+  /** Its ETag (each coding has its own). */
+  etag: string;
+  contentType: string;
+  cacheControl: string;
+  /** The file's modification time (ms since the epoch), for Last-Modified. */
+  mtimeMs: number;
+  /** Content-Encoding ('br', 'gzip'), or null for the identity bytes. */
+  coding: string | null;
+  /** True for a type answered by Accept-Encoding (`Vary: Accept-Encoding`). */
+  vary: boolean;
+}
+
+/**
+ * Answers `rep`: Content-Type, Cache-Control, ETag, Last-Modified, Vary and Content-Encoding as
+ * given; a 304 without a body when If-None-Match names its ETag; else Content-Length and the body,
+ * which HEAD leaves out.
+ */
+function answer(c: Context, rep: Representation): Response {
   const headers: Record<string, string> = {
-    'Content-Type': MIME[ext] ?? 'application/octet-stream',
-    'Cache-Control': cacheControl,
-    ETag: etag,
-    'Last-Modified': new Date(hit.mtimeMs).toUTCString(),
+    'Content-Type': rep.contentType,
+    'Cache-Control': rep.cacheControl,
+    ETag: rep.etag,
+    'Last-Modified': new Date(rep.mtimeMs).toUTCString(),
   };
-  if (COMPRESSIBLE_EXTENSIONS.has(ext)) headers.Vary = 'Accept-Encoding';
-  if (coding) headers['Content-Encoding'] = coding;
+  if (rep.vary) headers.Vary = 'Accept-Encoding';
+  if (rep.coding) headers['Content-Encoding'] = rep.coding;
   const inm = c.req.header('if-none-match');
-  if (inm && inm.split(',').some((t) => t.trim() === etag)) return c.body(null, 304, headers);
-  headers['Content-Length'] = String(chosen.size);
+  if (inm && inm.split(',').some((t) => t.trim() === rep.etag)) return c.body(null, 304, headers);
+  headers['Content-Length'] = String(rep.body.length);
   if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-  return c.body(new Uint8Array(chosen.body), 200, headers);
+  return c.body(new Uint8Array(rep.body), 200, headers);
 }
 
 /** One document as served: its bytes with the configuration inlined, and each compressed copy. */
@@ -250,7 +282,7 @@ function sendDocument(
   hit: FileHit,
   file: string,
   cache: Map<string, InlinedDocument>,
-  config: Parameters<typeof inlineConsoleConfig>[1],
+  config: ConsoleConfig,
 ): Response {
   const key = `${file}\0${hit.mtimeMs}\0${hit.size}`;
   let document = cache.get(key);
@@ -259,13 +291,8 @@ function sendDocument(
     document = {
       bodies: new Map([
         ['identity', identity],
-        [
-          'br',
-          brotliCompressSync(identity, {
-            params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
-          }),
-        ],
-        ['gzip', gzipSync(identity, { level: 9 })],
+        ['br', brotliCompressSync(identity, brotliOptions(identity.length))],
+        ['gzip', gzipSync(identity, GZIP_OPTIONS)],
       ]),
       hash: createHash('sha256').update(identity).digest('hex').slice(0, 16),
     };
@@ -274,21 +301,15 @@ function sendDocument(
     cache.set(key, document);
   }
   const coding = acceptedEncodings(c.req.header('accept-encoding'))[0]?.coding ?? null;
-  const body = document.bodies.get(coding ?? 'identity')!;
-  const etag = `W/"${document.hash}-${coding ?? 'identity'}"`;
-  const headers: Record<string, string> = {
-    'Content-Type': MIME['.html']!,
-    'Cache-Control': REVALIDATE_CACHE,
-    ETag: etag,
-    'Last-Modified': new Date(hit.mtimeMs).toUTCString(),
-    Vary: 'Accept-Encoding',
-  };
-  if (coding) headers['Content-Encoding'] = coding;
-  const inm = c.req.header('if-none-match');
-  if (inm && inm.split(',').some((t) => t.trim() === etag)) return c.body(null, 304, headers);
-  headers['Content-Length'] = String(body.length);
-  if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-  return c.body(new Uint8Array(body), 200, headers);
+  return answer(c, {
+    body: document.bodies.get(coding ?? 'identity')!,
+    etag: `W/"${document.hash}-${coding ?? 'identity'}"`,
+    contentType: MIME['.html']!,
+    cacheControl: REVALIDATE_CACHE,
+    mtimeMs: hit.mtimeMs,
+    coding,
+    vary: true,
+  });
 }
 
 /**

@@ -73,8 +73,9 @@ test('signs in with the configured credentials, shows the database figures, and 
   page,
 }) => {
   await page.goto('login');
-  // Outside demo mode the run-time configuration no longer publishes the admin email (issue 10): the form
-  // pre-fills the console's own default username (§2 Login screen), never the configured one.
+  // Outside demo mode the run-time configuration no longer publishes the admin email (issue 10):
+  // the form pre-fills the console's own default username (§2 Login screen), never the
+  // configured one.
   await expect(page.getByLabel('Email')).toHaveValue('admin@example.com');
   await expect(page.getByLabel('Email')).not.toHaveValue(E2E_ADMIN.email);
   await signIn(page);
