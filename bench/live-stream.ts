@@ -18,7 +18,7 @@
  *   BENCH_STREAMS=1,50,200 BENCH_EVENTS=2000 npx tsx bench/live-stream.ts
  */
 import { pino } from 'pino';
-import { testSessionToken } from '../server/test-helpers';
+import { testSessionToken } from '../server/testing/deps';
 import { emitLiveEvent } from '../server/live/emit';
 import { startServer } from '../server/main';
 import { testConfig } from '../server/testing/app';

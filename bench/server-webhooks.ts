@@ -18,7 +18,7 @@ import { openDatabase } from '../server/db';
 import { seedDemoData } from '../server/seed';
 import { testConfig } from '../server/testing/app';
 import { SseReader } from '../server/testing/sse';
-import { testSessionToken } from '../server/test-helpers';
+import { testSessionToken } from '../server/testing/deps';
 import {
   clickbankNotification,
   encryptedClickbankBody,

@@ -2,7 +2,7 @@ import type { Db } from './db/types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import type { ServerConfig } from './context';
-import { openDatabase } from './db';
+import { openTestDatabase } from './testing/database';
 import {
   boundContext,
   flushDbLogs,
@@ -14,7 +14,7 @@ import {
   pruneLogs,
   writeDbLog,
 } from './logging';
-import { makeTestConfig, makeTestDeps, TEST_ADMIN_EMAIL } from './test-helpers';
+import { makeTestConfig, makeTestDeps, TEST_ADMIN_EMAIL } from './testing/deps';
 import { createOncePerWindow } from './auth/routes';
 import { pino } from 'pino';
 
@@ -25,7 +25,7 @@ let config: ServerConfig;
 const clock = { now: T0 };
 
 beforeAll(async () => {
-  db = await openDatabase('memory');
+  db = await openTestDatabase();
   config = await makeTestConfig({ loginRateLimit: { maxAttempts: 2, windowS: 900 } });
 }, 120_000);
 afterAll(async () => {

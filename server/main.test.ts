@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedIfEmpty, startServer, type RunningServer } from './main';
-import { makeTestConfig, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from './test-helpers';
+import { makeTestConfig, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from './testing/deps';
 
 let server: RunningServer;
 let staticDir: string;

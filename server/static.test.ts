@@ -19,7 +19,7 @@ import {
   inlineConsoleConfig,
 } from './static';
 import { compressDirectory, MIN_COMPRESS_BYTES } from '../scripts/compress-assets';
-import { downDatabase, makeTestConfig, makeTestDeps } from './test-helpers';
+import { downDatabase, makeTestConfig, makeTestDeps } from './testing/deps';
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/admin/assets/app-3f9a1c.js"></script></head><body><div id="root"></div></body></html>';

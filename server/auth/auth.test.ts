@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import type { ServerConfig } from '../context';
-import { openDatabase } from '../db';
+import { openTestDatabase } from '../testing/database';
 import { flushDbLogs } from '../logging';
 import {
   downDatabase,
@@ -12,7 +12,7 @@ import {
   TEST_ADMIN_EMAIL,
   TEST_ADMIN_PASSWORD,
   testSessionToken,
-} from '../test-helpers';
+} from '../testing/deps';
 import { createSlidingWindowLimiter } from './rateLimit';
 
 const T0 = new Date('2026-11-20T09:00:00.000Z');
@@ -23,7 +23,7 @@ let config: ServerConfig;
 const clock = { now: T0 };
 
 beforeAll(async () => {
-  db = await openDatabase('memory');
+  db = await openTestDatabase();
   config = await makeTestConfig();
 }, 120_000);
 afterAll(async () => {

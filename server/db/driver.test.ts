@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb } from '../testing/app';
 import { PgPoolDb } from './postgres';
-import { testDatabaseUrl } from './testDatabase';
+import { testDatabaseUrl } from '../testing/database';
 import type { Db } from './types';
 
 let db: Db;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitLiveEvent, LIVE_EVENTS_CHANNEL, type LiveEventMessage } from '../live/emit';
 import { freshDb, testDeps } from '../testing/app';
 import { PgPoolDb } from './postgres';
-import { testDatabaseUrl } from './testDatabase';
+import { testDatabaseUrl } from '../testing/database';
 import type { Db } from './types';
 
 const AT = new Date('2026-11-20T12:00:00Z');

@@ -1,6 +1,6 @@
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) on a local folder, or in
- * memory for tests, behind the driver-neutral `Db` of ./types. Migrations in ./migrations
+ * memory (DATA_DIR=memory), behind the driver-neutral `Db` of ./types. Migrations in ./migrations
  * (NNN_name.sql) are applied in order at start-up, each in its own transaction, and recorded in
  * schema_migrations.
  */
@@ -14,7 +14,8 @@ import { PgPoolDb } from './postgres';
 
 export type { Db, Queryable, Results, Tx } from './types';
 
-const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** The folder of the migration files (NNN_name.sql). */
+export const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** PostgreSQL extensions loaded into PGlite: pg_trgm backs the email substring indexes (002). */
 const extensions = { pg_trgm };
@@ -93,15 +94,12 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * Opens and migrates the database (issue 10 item 6):
+ * Opens and migrates the database:
  * - `options.databaseUrl` set → PostgreSQL through a node-postgres pool (PgPoolDb); migrations
  *   run under a PostgreSQL advisory lock, so instances starting together migrate once;
  * - else PGlite at `dataDir` (created when needed), or in memory for 'memory'.
  *
- * Tests: with TEST_DATABASE_URL set (a postgres:// URL of a server the tests may create databases
- * on), `openDatabase('memory')` opens a FRESH, migrated PostgreSQL database there instead of an
- * in-memory PGlite, dropped again by close() (server/db/testDatabase.ts). Rejects when the
- * database cannot be reached or a migration fails.
+ * Rejects when the database cannot be reached or a migration fails.
  */
 export async function openDatabase(
   dataDir: string,
@@ -120,11 +118,6 @@ export async function openDatabase(
       throw err;
     }
     return db;
-  }
-  const testUrl = process.env.TEST_DATABASE_URL;
-  if (dataDir === 'memory' && testUrl) {
-    const { openTestDatabase } = await import('./testDatabase');
-    return openTestDatabase(testUrl);
   }
   const pglite =
     dataDir === 'memory' ? new PGlite({ extensions }) : new PGlite(dataDir, { extensions });

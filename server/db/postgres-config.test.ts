@@ -11,7 +11,7 @@ import {
   makeTestDeps,
   TEST_ADMIN_EMAIL,
   TEST_ADMIN_PASSWORD,
-} from '../test-helpers';
+} from '../testing/deps';
 import { DatabaseClosedError, PgPoolDb } from './postgres';
 
 /** A local TCP port nobody listens on (taken, then released). */

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../main';
 import { SseReader } from '../testing/sse';
-import { makeTestConfig, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '../test-helpers';
+import { makeTestConfig, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '../testing/deps';
 import { emitLiveEvent } from './emit';
 
 let server: RunningServer;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { SESSION_COOKIE } from '../auth/session';
-import { testSessionToken } from '../test-helpers';
+import { testSessionToken } from '../testing/deps';
 import type { AppDeps, ServerConfig } from '../context';
 import type { Db } from '../db/types';
 import { freshDb, resetDb, testDeps } from '../testing/app';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPIRATION_RUN_LOCK, isLockHeld, tryExclusive } from '../db/lock';
 import { PgPoolDb } from '../db/postgres';
-import { testDatabaseUrl } from '../db/testDatabase';
+import { testDatabaseUrl } from '../testing/database';
 import type { Db } from '../db/types';
 import { ApiError } from '../errors';
 import { freshDb, resetDb, testDeps } from '../testing/app';

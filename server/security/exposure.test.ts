@@ -24,7 +24,7 @@ import { hashPassword, verifyPassword } from '../auth/password';
 import { passwordFingerprint } from '../auth/session';
 import { ConfigError, isLoopbackHost, loadConfig } from '../config';
 import { startServer, UnsafeExposureError } from '../main';
-import { makeTestConfig } from '../test-helpers';
+import { makeTestConfig } from '../testing/deps';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs: string[] = [];

@@ -29,7 +29,7 @@ import type { Db } from '../db/types';
 import { flushDbLogs } from '../logging';
 import { freshDb } from '../testing/app';
 import { NOW, seedScenario } from '../testing/scenario';
-import { makeTestConfig, makeTestDeps, testSessionToken } from '../test-helpers';
+import { makeTestConfig, makeTestDeps, testSessionToken } from '../testing/deps';
 
 const SEED = 20261120;
 const RUNS = 10_000;

@@ -17,7 +17,7 @@ import {
   makeTestDeps,
   TEST_ADMIN_EMAIL,
   TEST_ADMIN_PASSWORD,
-} from '../test-helpers';
+} from '../testing/deps';
 
 const T0 = new Date('2026-11-20T09:00:00.000Z');
 const socket = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });

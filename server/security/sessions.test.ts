@@ -21,7 +21,7 @@ import {
   TEST_ADMIN_EMAIL,
   TEST_ADMIN_PASSWORD,
   testSessionToken,
-} from '../test-helpers';
+} from '../testing/deps';
 
 let db: Db;
 let config: ServerConfig;

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { startServer, type RunningServer } from '../main';
-import { downDatabase, makeTestConfig, makeTestDeps } from '../test-helpers';
+import { downDatabase, makeTestConfig, makeTestDeps } from '../testing/deps';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-STATIC';
 let root: string;

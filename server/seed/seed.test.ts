@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db';
+import { openTestDatabase } from '../testing/database';
 import { computeDashboardStats } from '../stats';
-import { makeTestConfig } from '../test-helpers';
+import { makeTestConfig } from '../testing/deps';
 import { addMonthsUtc, DemoGenerator } from './generate';
 import { createRng } from './prng';
 import { seedDemoData, type SeedSummary } from '.';
@@ -57,7 +57,7 @@ async function wipe(): Promise<void> {
 }
 
 beforeAll(async () => {
-  db = await openDatabase('memory');
+  db = await openTestDatabase();
 }, 120_000);
 afterAll(async () => {
   await db?.close();

@@ -2,8 +2,8 @@ import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import type { ServerConfig } from '../context';
-import { openDatabase } from '../db';
-import { downDatabase, makeTestConfig, makeTestDeps, testSessionToken } from '../test-helpers';
+import { openTestDatabase } from '../testing/database';
+import { downDatabase, makeTestConfig, makeTestDeps, testSessionToken } from '../testing/deps';
 import { computeAdminStatus, utcDayBounds } from '.';
 import { invalidateStatsCache } from './cache';
 
@@ -208,7 +208,7 @@ let config: ServerConfig;
 let token: string;
 
 beforeAll(async () => {
-  db = await openDatabase('memory');
+  db = await openTestDatabase();
   config = await makeTestConfig({ fxRates: RATES });
   token = await testSessionToken(db, config, NOW);
   for (let c = 1; c <= 13; c++) {

@@ -7,7 +7,7 @@ import type { Db } from '../db/types';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import type { AppDeps, DiscourseConfig, ServerConfig } from '../context';
-import { openDatabase } from '../db';
+import { openTestDatabase } from './database';
 import { invalidateStatsCache } from '../stats/cache';
 import { ApiError } from '../errors';
 import type { RouteFactory } from '../routes/registry';
@@ -46,11 +46,11 @@ export function testDeps(db: Db, now: Date, overrides: Partial<ServerConfig> = {
 }
 
 /**
- * Opens a fresh migrated database (share one per file): an in-memory PGlite (about 3 s on these
- * machines), or with TEST_DATABASE_URL a new database on that PostgreSQL, dropped on close().
+ * Opens a fresh migrated database (share one per file; an in-memory PGlite takes seconds to
+ * start): see openTestDatabase.
  */
 export function freshDb(): Promise<Db> {
-  return openDatabase('memory');
+  return openTestDatabase();
 }
 
 /** Deletes every row of the feature tables (between tests sharing one database) and restarts ids. */

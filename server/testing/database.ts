@@ -1,25 +1,25 @@
 /**
- * Fresh PostgreSQL databases for tests (TEST_DATABASE_URL; see openDatabase('memory')).
+ * Databases for tests. `openTestDatabase()` opens a fresh migrated database: an in-memory PGlite,
+ * or, when TEST_DATABASE_URL is set (a postgres:// URL of a server the tests may create databases
+ * on; `npm run test:server:pg`), a throw-away database on that PostgreSQL.
  *
- * Every call creates its own database `mgtest_<pid>_<n>_<random>` on the server of
- * TEST_DATABASE_URL, so test files stay isolated and may run in parallel, and drops it (WITH
- * FORCE) when the returned Db is closed. To keep that fast, the migrations are applied once per
- * migration set into a template database `mgtest_tpl_<hash of the migration files>`, which every
- * fresh database copies (CREATE DATABASE … TEMPLATE); migrate() then finds nothing left to do.
- * Creating from a template needs it free of connections, so creation is serialised across
- * processes by an advisory lock on the maintenance connection. The URL's user must be allowed to
- * create databases (the throw-away cluster of scripts/pg-test-cluster.sh connects as its superuser).
+ * Every PostgreSQL database is its own `mgtest_<pid>_<n>_<random>`, so test files stay isolated
+ * and may run in parallel, and is dropped (WITH FORCE) when the returned Db is closed. To keep that
+ * fast, the migrations are applied once per migration set into a template database
+ * `mgtest_tpl_<hash of the migration files>`, which every fresh database copies (CREATE DATABASE …
+ * TEMPLATE); migrate() then finds nothing left to do. Creating from a template needs it free of
+ * connections, so creation is serialised across processes by an advisory lock on the maintenance
+ * connection. The URL's user must be allowed to create databases (the throw-away cluster of
+ * scripts/pg-test-cluster.sh connects as its superuser).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { migrate } from './index';
-import { PgPoolDb } from './postgres';
-import type { Db } from './types';
+import { migrate, migrationsDir, openDatabase } from '../db';
+import { PgPoolDb } from '../db/postgres';
+import type { Db } from '../db/types';
 
-const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Advisory lock key serialising template creation and copies: 'mg' 2. */
 const TEMPLATE_LOCK = [0x6d67, 2] as const;
 let counter = 0;
@@ -57,8 +57,18 @@ async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Prom
   }
 }
 
+/**
+ * A fresh migrated database for one test file (share it between the file's tests): a new
+ * PostgreSQL database on TEST_DATABASE_URL's server when that is set, else an in-memory PGlite.
+ * Closing the Db drops it.
+ */
+export function openTestDatabase(): Promise<Db> {
+  const url = process.env.TEST_DATABASE_URL?.trim();
+  return url ? openPostgresTestDatabase(url) : openDatabase('memory');
+}
+
 /** A fresh migrated database on the server of `url`; closing the Db drops it. */
-export async function openTestDatabase(url: string): Promise<Db> {
+async function openPostgresTestDatabase(url: string): Promise<Db> {
   const template = `mgtest_tpl_${migrationsHash()}`;
   const name = `mgtest_${process.pid}_${++counter}_${randomBytes(3).toString('hex')}`;
   await withAdmin(url, async (admin) => {

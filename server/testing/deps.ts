@@ -2,11 +2,11 @@
  * Helpers for server tests: a complete ServerConfig without reading the environment, AppDeps with
  * a silent logger and a pinned clock, and a database double that is "down".
  */
-import type { Db } from './db/types';
+import type { Db } from '../db/types';
 import { pino } from 'pino';
-import { hashPassword } from './auth/password';
-import { createSession } from './auth/session';
-import type { AppDeps, ServerConfig } from './context';
+import { hashPassword } from '../auth/password';
+import { createSession } from '../auth/session';
+import type { AppDeps, ServerConfig } from '../context';
 
 /** Password of the admin in makeTestConfig. */
 export const TEST_ADMIN_PASSWORD = 'correct horse battery staple';
