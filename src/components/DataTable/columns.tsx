@@ -1,7 +1,7 @@
 import { DASH, formatUtcDateTime } from '../../domain/format';
 import { orDash } from '../../domain/subscription-view';
 import type { ReactNode } from 'react';
-import type { DataTableColumn } from './DataTable';
+import type { DataTableColumn } from './types';
 
 /** What a column builder needs: the id (= sort key unless told), header, width, and options. */
 interface ColumnOptions<K extends string> {
