@@ -1,8 +1,8 @@
-import { forwardRef, type ButtonHTMLAttributes } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 import styles from './Button.module.css';
 
-/** Props of {@link Button}: a native button plus a visual variant. */
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+/** Props of {@link Button}: a native button (with its `ref`) plus a visual variant. */
+export interface ButtonProps extends ComponentPropsWithRef<'button'> {
   /** Visual weight: primary for the one main action of a view, danger for revocations. */
   variant?: 'default' | 'primary' | 'danger' | 'ghost';
   /** Compact size for table rows and toolbars. */
@@ -10,13 +10,15 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /** The console's button. Always `type="button"` unless told otherwise, so it never submits by accident. */
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = 'default', size = 'medium', type = 'button', className, ...rest },
-  ref,
-) {
+export function Button({
+  variant = 'default',
+  size = 'medium',
+  type = 'button',
+  className,
+  ...rest
+}: ButtonProps) {
   return (
     <button
-      ref={ref}
       type={type}
       className={className ? `${styles.button} ${className}` : styles.button}
       data-variant={variant}
@@ -24,4 +26,4 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       {...rest}
     />
   );
-});
+}
