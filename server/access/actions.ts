@@ -21,7 +21,6 @@
  * or `{queued:true, …}`. Scheduled revocations write no job: the forum is left alone until the
  * expiration run applies them (and writes their revoke job).
  */
-import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
 import { DISCOURSE_NOT_CONFIGURED } from '../discourse/client';
@@ -32,6 +31,7 @@ import { dateTimeField, emailField } from '../http/fields';
 import { iso } from './params';
 import { recordAccessChange } from '../live/access';
 import type { MgStatus } from '../vocabulary';
+import { insertLog } from '../logRows';
 
 /** The action names of POST /users/actions/{kind} (§7). */
 export type AccessActionKind =
@@ -98,22 +98,6 @@ interface MemberState {
   mg_status: MgStatus;
   expires_at: Date | null;
   period_end: Date | null;
-}
-
-/** Inserts one `logs` row through `db` (a transaction or the database); context is stored as JSONB. */
-export async function insertLog(
-  db: Queryable,
-  ts: Date,
-  level: 'info' | 'warn' | 'error',
-  msg: string,
-  context: Record<string, unknown>,
-): Promise<void> {
-  await db.query('INSERT INTO logs (ts, level, msg, context) VALUES ($1, $2, $3, $4)', [
-    ts,
-    level,
-    msg,
-    JSON.stringify(context),
-  ]);
 }
 
 /**

@@ -13,7 +13,7 @@
  *   so the answer says so.
  */
 import type { AppDeps } from '../context';
-import { insertLog } from './actions';
+import { insertLog } from '../logRows';
 import { invalidateStatsCache } from '../stats/cache';
 
 /** The refresh answer (docs/api.md). */

@@ -17,7 +17,7 @@
  */
 import type { AppDeps } from '../context';
 import { notFound } from '../errors';
-import { insertLog } from '../access/actions';
+import { insertLog } from '../logRows';
 import { enqueueForumJob } from '../outbox/enqueue';
 import { forumAnswer, type ForumAnswer } from '../outbox/answer';
 import { iso } from '../access/params';

@@ -32,7 +32,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/types';
-import { insertLog } from '../access/actions';
+import { insertLog } from '../logRows';
 import {
   DISCOURSE_NOT_CONFIGURED,
   DiscourseClient,

@@ -34,7 +34,7 @@ import type { AppDeps } from '../context';
 import { badRequest } from '../errors';
 import { validate } from '../http/body';
 import { emailField } from '../http/fields';
-import { insertLog } from '../access/actions';
+import { insertLog } from '../logRows';
 import { decryptIns } from '../clickbank/ins';
 import type { Cadence } from '../vocabulary';
 import {
