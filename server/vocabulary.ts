@@ -51,8 +51,20 @@ export const PROVIDER_STATUS_FILTERS = [
   'cancelled',
 ] as const;
 
-/** Provider statuses that grant forum access on their own (server/stats activeAccessCondition). */
+/** Provider statuses that grant forum access on their own (see activeAccessCondition). */
 export const ACCESS_STATUSES = ['active', 'trialing', 'past_due'] as const;
+
+/**
+ * SQL condition "subscription `alias` grants current access at the instant `nowParam`"
+ * (a timestamptz parameter placeholder such as '$1'): its provider status is one of
+ * ACCESS_STATUSES, or it is cancelled but paid until a future ends_at (LemonSqueezy keeps access
+ * until ends_at); paused, unpaid and expired do not grant access. The one definition every query
+ * uses (dashboard figures, metrics, webhooks).
+ */
+export function activeAccessCondition(alias = 's', nowParam = '$1'): string {
+  const statuses = ACCESS_STATUSES.map((v) => `'${v}'`).join(', ');
+  return `(${alias}.status IN (${statuses}) OR (${alias}.status = 'cancelled' AND ${alias}.ends_at > ${nowParam}))`;
+}
 
 /** Filter words that match more than one stored spelling (LemonSqueezy `on_trial`, US `canceled`). */
 const STATUS_ALIASES: Readonly<Record<string, readonly string[]>> = {

@@ -8,8 +8,9 @@
  *   whose occurred_at falls on a day of the range. They are read from the daily roll-ups of
  *   migrations 005 and 007 (metrics_daily, metrics_daily_provider, metrics_daily_plan,
  *   metrics_daily_status), kept exact by triggers; rollupTable picks the narrowest for the filters.
- * - totalActive: subscriptions granting current access at `now` — the one SQL definition of
- *   server/stats (activeAccessCondition), so with no filter it equals /stats activeSubscribers.
+ * - totalActive: subscriptions granting current access at `now` — the one SQL definition,
+ *   activeAccessCondition (server/vocabulary.ts), so with no filter it equals /stats
+ *   activeSubscribers.
  * - activeAtStart: subscriptions that had started before the range's first instant and whose
  *   access had not ended then (ends_at null or later), paused ones left out.
  * - churnRate = cancellations ÷ activeAtStart (a fraction, 6 decimals; 0 when activeAtStart is 0).
@@ -29,7 +30,7 @@ import { z } from 'zod';
 import { validate } from '../http/body';
 import { choiceParam, textParam } from '../http/fields';
 import { badRequest } from '../errors';
-import { ACCESS_STATUSES, activeAccessCondition } from '../stats';
+import { ACCESS_STATUSES, activeAccessCondition } from '../vocabulary';
 import { reportingRate } from '../fx';
 
 const DAY_MS = 86_400_000;

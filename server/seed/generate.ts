@@ -526,7 +526,7 @@ export class DemoGenerator {
     const name = `${c.first} ${c.last}`;
     const subscriptionId = c.id;
     const statusColumn = storedProviderStatus(sim.status);
-    // Same rule as server/stats activeAccessCondition; a simulated 'cancelled' always ends after the anchor day.
+    // Same rule as activeAccessCondition (server/vocabulary.ts); a simulated 'cancelled' always ends after the anchor day.
     const hasAccess =
       sim.status === 'active' ||
       sim.status === 'on_trial' ||

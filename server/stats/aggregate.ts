@@ -13,8 +13,7 @@
  * server/stats/cache.ts).
  */
 import type { Queryable } from '../db/types';
-import type { Cadence } from '../vocabulary';
-import { activeAccessCondition } from './index';
+import { activeAccessCondition, type Cadence } from '../vocabulary';
 
 /** Ids per slice statement: ~10–20 ms of work each on PGlite at 100k customers (bench/server-stats.ts). */
 export const STATS_SLICE_IDS = 20_000;

@@ -1,11 +1,7 @@
 /**
  * Dashboard figures (GET /stats, specification §2 Dashboard and §3 Stats) and admin stats
- * (GET /status, §3 Admin stats), computed from the database at the clock `now`.
- *
- * "Current access" is defined once, here (ACTIVE_ACCESS_CONDITION): a subscription grants access
- * when its provider status is active, trialing or past_due, or when it is cancelled but paid
- * until a future ends_at (LemonSqueezy keeps access until ends_at). paused, unpaid and expired
- * do not grant access.
+ * (GET /status, §3 Admin stats), computed from the database at the clock `now`. "Current access"
+ * is activeAccessCondition of server/vocabulary.ts.
  *
  * Money is integer cents. Amounts in other currencies are converted into the reporting currency
  * with the fixed rates of the configuration; a currency without a rate is left out (and logged).
@@ -13,7 +9,7 @@
 import type { Db } from '../db/types';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../context';
-import { ACCESS_STATUSES, type Cadence } from '../vocabulary';
+import type { Cadence } from '../vocabulary';
 import {
   activeAccessFigures,
   averageDaysRemaining,
@@ -22,18 +18,6 @@ import {
 } from './aggregate';
 import { FORUM_OUTBOX_STATUS_UNKNOWN, forumOutboxStatus } from '../outbox/status';
 import { reportingRate } from '../fx';
-
-/** Provider statuses that grant access on their own (defined in server/vocabulary.ts; LemonSqueezy on_trial is stored as trialing). */
-export { ACCESS_STATUSES };
-
-/**
- * SQL condition "subscription `alias` grants current access at the instant `nowParam`"
- * (a timestamptz parameter placeholder such as '$1'). The one definition every query uses.
- */
-export function activeAccessCondition(alias = 's', nowParam = '$1'): string {
-  const statuses = ACCESS_STATUSES.map((v) => `'${v}'`).join(', ');
-  return `(${alias}.status IN (${statuses}) OR (${alias}.status = 'cancelled' AND ${alias}.ends_at > ${nowParam}))`;
-}
 
 /** GET /stats body (docs/api.md "Dashboard and status"). Money in cents of `currency`. */
 export interface DashboardStatsBody {

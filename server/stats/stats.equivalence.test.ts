@@ -15,7 +15,8 @@ import { seedDemoData } from '../seed';
 import { freshDb, testConfig } from '../testing/app';
 import { referenceAdminStatus, referenceDashboardStats } from '../testing/statsReference';
 import { activeAccessFigures, idSlices, secondsToMicros, STATS_SLICE_IDS } from './aggregate';
-import { activeAccessCondition, computeAdminStatus, computeDashboardStats } from '.';
+import { activeAccessCondition } from '../vocabulary';
+import { computeAdminStatus, computeDashboardStats } from '.';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const DAY_MS = 86_400_000;

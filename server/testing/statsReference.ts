@@ -9,13 +9,12 @@ import type { ServerConfig } from '../context';
 import { FORUM_OUTBOX_STATUS_UNKNOWN, forumOutboxStatus } from '../outbox/status';
 import type { Db } from '../db/types';
 import {
-  activeAccessCondition,
   monthlyRecurringCents,
   utcDayBounds,
   type AdminStatusBody,
   type DashboardStatsBody,
 } from '../stats';
-import type { Cadence } from '../vocabulary';
+import { activeAccessCondition, type Cadence } from '../vocabulary';
 
 interface Core {
   activeMonthly: number;

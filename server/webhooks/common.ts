@@ -19,8 +19,7 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { emitLiveEvent, type LiveEventType } from '../live/emit';
 import { recordAccessChange } from '../live/access';
-import { activeAccessCondition } from '../stats';
-import type { MgStatus, Provider } from '../vocabulary';
+import { activeAccessCondition, type MgStatus, type Provider } from '../vocabulary';
 
 /** Largest webhook body accepted, in bytes (provider payloads are a few KiB); larger → 413. */
 export const WEBHOOK_MAX_BODY_BYTES = 256 * 1024;
