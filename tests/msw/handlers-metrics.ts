@@ -141,7 +141,7 @@ export const isrEventsHandlers = {
   error: () => http.get(api('/isr-events'), () => jsonError(500, 'ISR events query failed')),
 };
 
-/** Every Metrics/ISR call answering from the fixtures (for defaultHandlers and story bases). */
+/** Every Metrics/ISR call answering from the fixtures (for ./defaultHandlers and story bases). */
 export function metricsDefaultHandlers(): HttpHandler[] {
   return [
     metricsHandlers.byRange(),

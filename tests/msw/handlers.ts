@@ -23,10 +23,6 @@ import {
   type SubscriptionRowWire,
   type UserRowWire,
 } from './fixtures';
-import { logsHandlers } from './handlers-logs';
-import { metricsDefaultHandlers } from './handlers-metrics';
-import { maintenanceHandlers } from './handlers-maintenance';
-import { liveStreamHandlers } from './handlers-live';
 
 /** The default admin API prefix (CONTRACT.md). */
 export const API_PREFIX = '/api/admin';
@@ -380,33 +376,3 @@ export const clickbankOrdersHandlers = {
   failure: (status = 502) => failing('get', '/clickbank/orders', status, 'Upstream error'),
   loading: () => loading('get', '/clickbank/orders'),
 };
-
-/* ------------------------------------------------------------------------------------------ */
-/* Sets                                                                                         */
-/* ------------------------------------------------------------------------------------------ */
-
-/**
- * A signed-in console where every Issue #2/#3 call answers from the fixtures: for dev and as a
- * story base (put a story's own handlers first; MSW uses the first match).
- */
-export function defaultHandlers(): HttpHandler[] {
-  return [
-    whoamiHandlers.signedIn(),
-    healthHandlers.ok(),
-    healthDbHandlers.ok(),
-    loginHandlers.ok(),
-    logoutHandlers.ok(),
-    statsHandlers.ok(),
-    statusHandlers.ok(),
-    usersHandlers.list(),
-    actionHandlers.updated(),
-    subscriptionsHandlers.list(),
-    subscriptionsHandlers.refresh(),
-    detailHandlers.byKey(),
-    clickbankOrdersHandlers.list(),
-    logsHandlers.list(),
-    ...metricsDefaultHandlers(),
-    ...maintenanceHandlers(),
-    liveStreamHandlers.quiet(),
-  ];
-}
