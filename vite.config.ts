@@ -6,9 +6,7 @@ import react from '@vitejs/plugin-react';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumArgs, chromiumPath } from './tests/chromium.ts';
-import { compressAssets } from './scripts/compress-assets.ts';
-import { reactSentinels } from './scripts/react-sentinels.ts';
-import { routeDocuments } from './scripts/route-documents.ts';
+import { compression } from 'vite-plugin-compression2';
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
@@ -38,14 +36,18 @@ const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 
 export default defineConfig({
   base: '/admin/',
-  // compressAssets: brotli and gzip copies of dist/ for server/static.ts (issue 10 "Delivery").
-  // reactSentinels: React DOM's module-level sentinel errors built without a stack, which an
-  // attached inspector would otherwise number by re-parsing React DOM (scripts/react-sentinels.ts).
-  // routeDocuments: the entry's own chunks preloaded from index.html, a document per route
-  // preloading its chunks, font preloads, and V8 compile hints on the start-up chunks (dashboard
-  // LCP; scripts/route-documents.ts). Vite's own module preloading is off (build.modulePreload
-  // below), which would also wrap every lazy import in its link-inserting helper.
-  plugins: [react(), narrowVisxScale(), reactSentinels(), routeDocuments(), compressAssets()],
+  plugins: [
+    react(),
+    narrowVisxScale(),
+    // Brotli and gzip copies of the built scripts, styles and fonts, which the reference server
+    // sends by Accept-Encoding (serveStatic's `precompressed`). Not index.html: the server writes
+    // the run-time configuration into it on every answer.
+    compression({
+      include: /\.(js|mjs|css|json|svg|ttf|otf|txt|webmanifest)$/,
+      threshold: 1024,
+      logLevel: 'silent',
+    }),
+  ],
   resolve: {
     alias: [
       // @visx/text's calc() reducer without its general math evaluator (~7 KiB gzip off the
@@ -85,21 +87,14 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     // Maps are written for debugging a production stack trace, but not referenced from the
-    // bundles, and server/static.ts never serves them (issue 10: no public source maps).
+    // bundles, and server/static.ts never serves them.
     sourcemap: 'hidden',
-    // The Vite manifest (dist/.vite/manifest.json, a hidden folder the server never serves):
-    // the delivery benchmark reads which chunks each screen loads from it.
+    // The Vite manifest (dist/.vite/manifest.json, in a hidden folder the server never serves):
+    // the bundle benchmark reads which chunks each screen loads from it.
     manifest: true,
-    // No preload helper: a lazy screen's import() neither appends <link rel=modulepreload> and
-    // <link rel=stylesheet> elements nor waits for the stylesheets' load events before it resolves
-    // (together about 100 ms of the dashboard's first paint at 4× CPU: issue 10 "Delivery",
-    // dashboard LCP, bench/delivery.ts). A chunk's own imports are fetched as the browser reads it,
-    // and the one stylesheet (about 9 KiB brotli) is linked from index.html.
-    modulePreload: false,
-    cssCodeSplit: false,
     rolldownOptions: {
-      // The precompression step (compressAssets, a few seconds at brotli's best quality) would
-      // otherwise print a "slowest callbacks" report on every build.
+      // Brotli at its best quality (the compression plugin) makes the build's callbacks slow by
+      // design; Rolldown would print a timing report on every build.
       checks: { bundlerTimings: false },
       output: {
         // The chart code (visx, d3 and the chart views) in one lazy chunk, shared by the Metrics

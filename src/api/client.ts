@@ -193,47 +193,6 @@ function requestHeaders(): Record<string, string> {
     : { Accept: 'application/json' };
 }
 
-/** How long a preloaded answer waits for its caller before it is dropped as stale (ms). */
-const PRELOAD_MAX_AGE_MS = 10_000;
-
-/** GETs started ahead of their caller by preloadGet, by URL: the answer, when, with which token. */
-const preloaded = new Map<
-  string,
-  { answer: Promise<Response>; at: number; token: string | null }
->();
-
-/**
- * Starts GET `path` now, ahead of the apiRequest that will ask for it (a fetch preload: the
- * bearer header rules out <link rel=preload>). The next apiRequest GET of the same URL, within
- * PRELOAD_MAX_AGE_MS and with the same token, takes this answer instead of asking again, and
- * handles it like its own (401, errors, schema); any other request is unaffected. The console
- * preloads the first screen's data while its code loads (issue 10 "Delivery", dashboard LCP).
- */
-export function preloadGet(path: string): void {
-  const url = apiUrl(path);
-  // No time-out of its own: the taker's time-out (and signal) covers the wait for it.
-  const answer = fetch(url, { headers: requestHeaders(), credentials: 'include' });
-  answer.catch(() => undefined); // a failure is the taker's to report
-  preloaded.set(url, { answer, at: Date.now(), token: getToken() });
-}
-
-/** The preloaded answer for `url`, once, if still fresh and made with the current token. */
-function takePreloaded(url: string): Promise<Response> | undefined {
-  const entry = preloaded.get(url);
-  preloaded.delete(url);
-  if (!entry || Date.now() - entry.at > PRELOAD_MAX_AGE_MS || entry.token !== getToken()) return;
-  return entry.answer;
-}
-
-/** `answer`, or a rejection with the signal's reason as soon as `signal` aborts. */
-function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    answer.then(resolve, reject);
-  });
-}
-
 function joinSignals(signals: AbortSignal[]): AbortSignal {
   if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
   const controller = new AbortController();
@@ -297,17 +256,14 @@ export async function apiRequest<T = unknown>(
   let response: Response;
   let text: string;
   const url = apiUrl(path, query);
-  const preloaded = method === 'GET' ? takePreloaded(url) : undefined;
   try {
-    response = await (preloaded
-      ? untilAborted(preloaded, combined)
-      : fetch(url, {
-          method,
-          headers,
-          credentials: 'include',
-          body: hasPayload ? JSON.stringify(body) : undefined,
-          signal: combined,
-        }));
+    response = await fetch(url, {
+      method,
+      headers,
+      credentials: 'include',
+      body: hasPayload ? JSON.stringify(body) : undefined,
+      signal: combined,
+    });
     text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);

@@ -3,19 +3,19 @@
  * - Registers the app-wide 401 handling once (CONTRACT.md Authentication, §6): the API client has
  *   already cleared the token; the operator is sent to /login (replace), remembering where they
  *   were, and the login screen says the session expired.
- * - Keeps the document title in step with the screen (ROUTE_TITLES in src/app/routeModules.ts),
- *   which screen readers announce after a navigation.
- * - Shows an accessible 'Loading…' while a lazily loaded route outside the shell (/login) loads,
- *   and the error page when a route fails to render (RouteErrorBoundary), until the next
- *   navigation.
+ * - Keeps the document title in step with the screen (each route's `handle.title`, §2), which
+ *   screen readers announce after a navigation.
  */
-import { Suspense, useEffect, useEffectEvent } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useEffect, useEffectEvent } from 'react';
+import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { onUnauthorized } from '../api/client';
 import { PRODUCT_TITLE } from '../components/AppLayout/brand';
 import { LOGIN_PATH, loginRedirectState } from '../screens/useLoginRedirect';
-import { RouteErrorBoundary, RouteFallback } from './RouteFallback';
-import { routeTitleOf } from './routeModules';
+
+/** What a route carries for the layout: its screen title (§2), for the document title. */
+export interface RouteHandle {
+  title: string;
+}
 
 /** The document title for a screen title: '<title> · MG Admin Console', or the product alone. */
 export function documentTitle(title: string | undefined): string {
@@ -36,24 +36,22 @@ function useUnauthorizedRedirect() {
   useEffect(() => onUnauthorized(() => handleUnauthorized()), []);
 }
 
-/** Sets document.title from the screen at the router's location. */
-function useDocumentTitle(pathname: string) {
-  const title = routeTitleOf(pathname);
+/** The title of the deepest matched route that names one (undefined on none). */
+function useRouteTitle(): string | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i -= 1) {
+    const title = (matches[i]?.handle as Partial<RouteHandle> | undefined)?.title;
+    if (title) return title;
+  }
+  return undefined;
+}
+
+/** The root layout route: 401 handling and the document title. */
+export function AppRoot() {
+  useUnauthorizedRedirect();
+  const title = useRouteTitle();
   useEffect(() => {
     document.title = documentTitle(title);
   }, [title]);
-}
-
-/** The root layout route: 401 handling, document title, the error boundary and the top-level Suspense boundary. */
-export function AppRoot() {
-  const { pathname } = useLocation();
-  useUnauthorizedRedirect();
-  useDocumentTitle(pathname);
-  return (
-    <RouteErrorBoundary resetKey={pathname}>
-      <Suspense fallback={<RouteFallback />}>
-        <Outlet />
-      </Suspense>
-    </RouteErrorBoundary>
-  );
+  return <Outlet />;
 }

@@ -1,12 +1,13 @@
 /**
- * What the router shows around screens: a polite 'Loading…' status while a lazily loaded screen's
- * code arrives, and a plain error page when a route fails to render (e.g. a stale chunk after a
- * deploy), with a way back.
+ * What the router shows around screens: a polite 'Loading…' status while the first screen's code
+ * arrives, and a plain error page when a route fails (e.g. a stale chunk after a deploy), with a
+ * way back.
  */
-import { Component, useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
+import { useRouteError } from 'react-router-dom';
 import styles from './RouteFallback.module.css';
 
-/** The Suspense fallback of the routed screens: an announced 'Loading…' line. */
+/** The routes' fallback while code loads: an announced 'Loading…' line. */
 export function RouteFallback() {
   return (
     <p className={styles.fallback} role="status">
@@ -43,44 +44,11 @@ export function RouteError({ error }: RouteErrorProps) {
   );
 }
 
-/** Props of {@link RouteErrorBoundary}. */
-export interface RouteErrorBoundaryProps {
-  children: ReactNode;
-  /** Where the router is (e.g. its location's pathname): the error page clears when it changes. */
-  resetKey: string;
-}
-
 /**
- * Catches what the routed screens throw while rendering (a lazy screen whose chunk failed to load,
- * a render error) and shows {@link RouteError} in their place until the location changes. Works
- * under any React Router (the console's declarative router, the stories' memory routers).
+ * The console's route error element: the error page for whatever a route threw (a screen whose
+ * code failed to load, e.g. a stale chunk after a deploy, or a render error), until the next
+ * navigation.
  */
-export class RouteErrorBoundary extends Component<RouteErrorBoundaryProps, BoundaryState> {
-  override state: BoundaryState = { failed: false, error: undefined, at: null };
-
-  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
-    return { failed: true, error };
-  }
-
-  static getDerivedStateFromProps(
-    props: RouteErrorBoundaryProps,
-    state: BoundaryState,
-  ): Partial<BoundaryState> | null {
-    if (state.at === props.resetKey) return null;
-    // First render, or the location changed: remember where we are, and clear a shown error.
-    return state.at === null
-      ? { at: props.resetKey }
-      : { failed: false, error: undefined, at: props.resetKey };
-  }
-
-  override render() {
-    return this.state.failed ? <RouteError error={this.state.error} /> : this.props.children;
-  }
-}
-
-interface BoundaryState {
-  failed: boolean;
-  error: unknown;
-  /** The resetKey the boundary last rendered at (null before the first render). */
-  at: string | null;
+export function RouteErrorPage() {
+  return <RouteError error={useRouteError()} />;
 }

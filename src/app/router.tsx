@@ -1,233 +1,167 @@
 /**
- * The console's route table (§2 Routing; CONTRACT.md: served under the /admin basename, kept as
- * '/admin/' so the dashboard lives at /admin/).
+ * The console's route table (§2 Routing; CONTRACT.md: served under the /admin basename, the
+ * dashboard at /admin/), for React Router's data router.
  *
- * | path            | screen                                   | guard |
- * |-----------------|------------------------------------------|-------|
- * | /login          | LoginScreen                              | no    |
- * | / (index)       | DashboardScreen                          | yes   |
- * | /metrics        | MetricsScreen                            | yes   |
- * | /users          | UsersScreen                              | yes   |
- * | /subscriptions  | SubscriptionsScreen                      | yes   |
- * | /isr            | IsrScreen                                | yes   |
- * | /logs           | LogsScreen                               | yes   |
- * | /settings       | SettingsScreen                           | yes   |
- * | /maintenance    | MaintenanceScreen                        | yes   |
- * | * (unknown)     | redirect to / (replace)                  | —     |
+ * Every screen loads lazily (route `lazy`), so the entry holds only the router and the API layer,
+ * and the sign-in page loads neither the signed-in layout nor any other screen. A screen that
+ * names its first query (`firstQuery`) has a loader that starts that query through TanStack Query
+ * as the navigation begins, in parallel with the screen's code (render-as-you-fetch); the loader
+ * never waits for the answer, so the screen shows its own loading and error states (§8).
  *
- * Guarded routes share the layout (AppShell). The shell and every screen load lazily, so the
- * first bundle holds only the router and the API layer, and the sign-in page loads neither the
- * layout (its dialogs, menus, live alerts) nor any screen but its own (issue 10 "Delivery"); a
- * 'Loading…' status shows while a screen's code loads after a navigation. The address the page
- * opens at is loaded before the first render instead (loadInitialRoute, called by src/main.tsx),
- * and its chunks are already on their way: the server answers it with its route document, which
- * preloads them (src/app/routeModules.ts says which modules each route starts with).
+ * Adding a screen is one entry in {@link SCREENS}.
  */
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { Navigate, type RouteObject } from 'react-router-dom';
 import { hasToken } from '../api/token';
-import { AppRoot } from './AppRoot';
+import { listQueryFromSearch } from '../domain/list';
+import { AppRoot, type RouteHandle } from './AppRoot';
 import { RequireAuth } from './RequireAuth';
-import { APP_BASENAME, routeSegmentOf, type RouteSegment } from './routeModules';
+import { RouteErrorPage, RouteFallback } from './RouteFallback';
 
-/** A lazily loaded route component that can be loaded ahead of its first render. */
-type PreloadableComponent = ComponentType & {
-  /** Starts loading the module (once); resolves when the component can render without suspending. */
-  preload: () => Promise<unknown>;
-};
+/** The base path the console is served under, with its trailing slash (the dashboard is /admin/). */
+export const APP_BASENAME = '/admin/';
 
-/**
- * A route component loaded on first render (React.lazy) or ahead of it by `preload()`. Once its
- * module has loaded it renders the component directly, so a screen preloaded before the first
- * render (see loadInitialRoute) paints in that render instead of suspending and showing
- * 'Loading…' for a frame. A failed load rejects the lazy load, which the route's error element
- * reports.
- */
-function preloadable(load: () => Promise<ComponentType>): PreloadableComponent {
-  let loaded: ComponentType | undefined;
-  let loading: Promise<ComponentType> | undefined;
-  const preload = () =>
-    (loading ??= load().then((component) => {
-      loaded = component;
-      return component;
-    }));
-  const Lazy = lazy(async () => ({ default: await preload() }));
-  const Route = () => {
-    const Component = loaded ?? Lazy;
-    return <Component />;
-  };
-  return Object.assign(Route, { preload });
+/** One guarded screen of the console. */
+interface ScreenRoute {
+  /** Its path under the basename; '' is the index route (the dashboard). */
+  path: string;
+  /** Its screen title (§2), shown as '<title> · MG Admin Console' in the browser tab. */
+  title: string;
+  /** Loads the screen's component. */
+  Component: () => Promise<ComponentType>;
+  /**
+   * Starts the screen's first query for the address `url` in `queryClient` (ensureQueryData), so
+   * its request goes out with the screen's code rather than after it.
+   */
+  firstQuery?: (queryClient: QueryClient, url: URL) => Promise<unknown>;
 }
 
-/** The signed-in layout route (AppShell), loaded with the screen being opened (see below). */
-const AppShell = preloadable(() => {
-  preloadScreenOfLocation();
-  return import('./AppShell').then((m) => m.AppShell);
-});
-
-const LoginScreen = preloadable(() => import('../screens/LoginScreen').then((m) => m.LoginScreen));
-
-/**
- * The guarded screens by their first path segment under the basename ('' = the dashboard).
- * import() fetches a module once, so a screen may be preloaded early (see AppShell).
- */
-const screens = {
-  '': preloadable(() => import('../screens/DashboardScreen').then((m) => m.DashboardScreen)),
-  metrics: preloadable(() => import('../screens/MetricsScreen').then((m) => m.MetricsScreen)),
-  users: preloadable(() => import('../screens/UsersScreen').then((m) => m.UsersScreen)),
-  subscriptions: preloadable(() =>
-    import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
-  ),
-  isr: preloadable(() => import('../screens/IsrScreen').then((m) => m.IsrScreen)),
-  logs: preloadable(() => import('../screens/LogsScreen').then((m) => m.LogsScreen)),
-  settings: preloadable(() => import('../screens/SettingsScreen').then((m) => m.SettingsScreen)),
-  maintenance: preloadable(() =>
-    import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
-  ),
-};
-type ScreenSegment = keyof typeof screens;
-const DashboardScreen = screens[''];
-const MetricsScreen = screens.metrics;
-const UsersScreen = screens.users;
-const SubscriptionsScreen = screens.subscriptions;
-const IsrScreen = screens.isr;
-const LogsScreen = screens.logs;
-const SettingsScreen = screens.settings;
-const MaintenanceScreen = screens.maintenance;
-
-/**
- * The query each guarded screen shows first, filled ahead of its first render from the GET that
- * src/app/startFirstData.ts started when the page began (render-as-you-fetch; issue 10
- * "Delivery", dashboard LCP). The others fetch on mount.
- */
-const screenData: Partial<Record<ScreenSegment, (queryClient: QueryClient) => Promise<unknown>>> = {
-  '': (queryClient) =>
-    import('../api/stats').then((m) => queryClient.prefetchQuery(m.statsQueryOptions())),
-};
-
-/**
- * How long the first render waits for the opened screen's first data once its code is ready
- * (ms). The dashboard's stats usually arrive while the code starts up, so the first paint shows
- * the figures; a slower answer lets the screen paint its loading state first.
- */
-export const FIRST_DATA_WAIT_MS = 250;
-
-/** The guarded screen segment of `segment` (a route segment), or null (/login, no route). */
-function screenOf(segment: RouteSegment | null): ScreenSegment | null {
-  return segment !== null && Object.hasOwn(screens, segment) ? (segment as ScreenSegment) : null;
-}
-
-/** The guarded screens' route segments (a unit test holds them to src/app/routeModules.ts). */
-export const SCREEN_SEGMENTS = Object.keys(screens) as readonly ScreenSegment[];
-
-/**
- * Starts loading the guarded screen of the address being opened, if any, so the shell's and the
- * screen's chunks arrive together instead of one after the other; load errors are left to the
- * screen's own lazy load to report.
- */
-function preloadScreenOfLocation(): void {
-  const segment = screenOf(routeSegmentOf(window.location.pathname));
-  if (segment !== null) screens[segment].preload().catch(() => undefined);
-}
-
-/**
- * Loads what the first render of the address being opened needs, before that render (issue 10
- * "Delivery", dashboard LCP): for a guarded screen with a stored token, the shell's and the
- * screen's code (their chunks are already on their way: the route document preloads them), then
- * the screen's first data for up to {@link FIRST_DATA_WAIT_MS} more; for /login, its code.
- * Resolves when that is done, or failed (the lazy load or the query then reports it); never
- * rejects. Without a token, or for an unknown address, there is nothing to wait for: the guard or
- * the redirect renders at once.
- */
-export async function loadInitialRoute(queryClient: QueryClient): Promise<void> {
-  const route = routeSegmentOf(window.location.pathname);
-  const screen = screenOf(route);
-  if (screen !== null && hasToken()) {
-    const data = screenData[screen]?.(queryClient).catch(() => undefined);
-    await Promise.all([AppShell.preload(), screens[screen].preload()]).catch(() => undefined);
-    if (data) await Promise.race([data, delay(FIRST_DATA_WAIT_MS)]);
-  } else if (route === 'login') {
-    await LoginScreen.preload().catch(() => undefined);
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
- * The route objects, relative to the basename. Exported so flows can run the real table in a
- * memory router (stories) exactly as the browser router runs it.
- */
-export const appRoutes: RouteObject[] = [
+/** The guarded screens, in the sidebar's order (§2 Layout). */
+const SCREENS: readonly ScreenRoute[] = [
   {
-    element: <AppRoot />,
-    children: [
-      {
-        path: 'login',
-        element: <LoginScreen />,
-      },
-      {
-        element: <RequireAuth />,
-        children: [
-          {
-            element: <AppShell />,
-            children: [
-              {
-                index: true,
-                element: <DashboardScreen />,
-              },
-              {
-                path: 'metrics',
-                element: <MetricsScreen />,
-              },
-              {
-                path: 'users',
-                element: <UsersScreen />,
-              },
-              {
-                path: 'subscriptions',
-                element: <SubscriptionsScreen />,
-              },
-              {
-                path: 'isr',
-                element: <IsrScreen />,
-              },
-              {
-                path: 'logs',
-                element: <LogsScreen />,
-              },
-              {
-                path: 'settings',
-                element: <SettingsScreen />,
-              },
-              {
-                path: 'maintenance',
-                element: <MaintenanceScreen />,
-              },
-            ],
-          },
-        ],
-      },
-      { path: '*', element: <Navigate to="/" replace /> },
-    ],
+    path: '',
+    title: 'Dashboard',
+    Component: () => import('../screens/DashboardScreen').then((m) => m.DashboardScreen),
+    firstQuery: async (queryClient) => {
+      const { statsQueryOptions } = await import('../api/stats');
+      return queryClient.ensureQueryData(statsQueryOptions());
+    },
+  },
+  {
+    path: 'metrics',
+    title: 'Metrics',
+    Component: () => import('../screens/MetricsScreen').then((m) => m.MetricsScreen),
+  },
+  {
+    path: 'users',
+    title: 'Users',
+    Component: () => import('../screens/UsersScreen').then((m) => m.UsersScreen),
+    firstQuery: async (queryClient, url) => {
+      const [{ usersQueryOptions }, { USERS_LIST }] = await Promise.all([
+        import('../api/users'),
+        import('../domain/query'),
+      ]);
+      const query = listQueryFromSearch(USERS_LIST, url.searchParams);
+      return queryClient.ensureQueryData(usersQueryOptions(query));
+    },
+  },
+  {
+    path: 'subscriptions',
+    title: 'Subscriptions',
+    Component: () => import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
+    firstQuery: async (queryClient, url) => {
+      const [{ subscriptionsQueryOptions }, { SUBSCRIPTIONS_LIST }] = await Promise.all([
+        import('../api/subscriptions'),
+        import('../domain/query'),
+      ]);
+      const query = listQueryFromSearch(SUBSCRIPTIONS_LIST, url.searchParams);
+      return queryClient.ensureQueryData(subscriptionsQueryOptions(query));
+    },
+  },
+  {
+    path: 'isr',
+    title: 'Integrated Tracking (First-Party)',
+    Component: () => import('../screens/IsrScreen').then((m) => m.IsrScreen),
+  },
+  {
+    path: 'logs',
+    title: 'Logs',
+    Component: () => import('../screens/LogsScreen').then((m) => m.LogsScreen),
+    firstQuery: async (queryClient, url) => {
+      const [{ logsQueryOptions }, { LOGS_LIST }] = await Promise.all([
+        import('../api/logs'),
+        import('../domain/logs'),
+      ]);
+      const query = listQueryFromSearch(LOGS_LIST, url.searchParams);
+      return queryClient.ensureQueryData(logsQueryOptions(query));
+    },
+  },
+  {
+    path: 'settings',
+    title: 'Settings',
+    Component: () => import('../screens/SettingsScreen').then((m) => m.SettingsScreen),
+  },
+  {
+    path: 'maintenance',
+    title: 'Maintenance',
+    Component: () => import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
   },
 ];
 
+/** The route object of one guarded screen; its loader starts the first query when signed in. */
+function screenRoute(queryClient: QueryClient, screen: ScreenRoute): RouteObject {
+  const { firstQuery } = screen;
+  return {
+    ...(screen.path === '' ? { index: true } : { path: screen.path }),
+    handle: { title: screen.title } satisfies RouteHandle,
+    lazy: async () => ({ Component: await screen.Component() }),
+    loader: firstQuery
+      ? ({ request }) => {
+          // Without a token the guard sends the operator to /login; a request would only 401.
+          if (hasToken()) firstQuery(queryClient, new URL(request.url)).catch(() => undefined);
+          return null;
+        }
+      : undefined,
+  };
+}
+
 /**
- * The console's routes (declarative routing: `<BrowserRouter basename={APP_BASENAME}>` in
- * src/main.tsx renders this). React Router's data router would add about 56 KB of minified
- * code to the entry every page loads, for features the console does not use (loaders, actions,
- * fetchers); the stories still run the same table in data memory routers.
+ * The console's route objects, relative to the basename, with loaders that fill `queryClient`.
+ * The browser router (src/main.tsx) and the flow stories' memory routers both run this table.
  */
-export function AppRoutes() {
-  return useRoutes(appRoutes);
+export function appRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      Component: AppRoot,
+      ErrorBoundary: RouteErrorPage,
+      HydrateFallback: RouteFallback,
+      children: [
+        {
+          path: 'login',
+          handle: { title: 'Admin Login' } satisfies RouteHandle,
+          lazy: async () => ({
+            Component: (await import('../screens/LoginScreen')).LoginScreen,
+          }),
+        },
+        {
+          Component: RequireAuth,
+          children: [
+            {
+              lazy: async () => ({ Component: (await import('./AppShell')).AppShell }),
+              children: SCREENS.map((screen) => screenRoute(queryClient, screen)),
+            },
+          ],
+        },
+        { path: '*', element: <Navigate to="/" replace /> },
+      ],
+    },
+  ];
 }
 
 /**
  * Rewrites an address of exactly /admin (no slash, which the basename would not match) in place
- * to /admin/, keeping its query and hash. Call once before the router renders.
+ * to /admin/, keeping its query and hash. Call once before the router is created.
  */
 export function openAtBasename(): void {
   const { pathname, search, hash } = window.location;

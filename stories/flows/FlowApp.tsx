@@ -35,7 +35,7 @@ export function flowLocation(): string {
 export function FlowApp({ initialEntry }: FlowAppProps) {
   const [queryClient] = useState(() => createQueryClient({ retry: false }));
   const [router] = useState(() => {
-    const created = createMemoryRouter(appRoutes, { initialEntries: [initialEntry] });
+    const created = createMemoryRouter(appRoutes(queryClient), { initialEntries: [initialEntry] });
     current = created;
     return created;
   });

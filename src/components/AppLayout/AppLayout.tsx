@@ -1,7 +1,6 @@
 import { useId, useRef, type ComponentType, type ReactNode, type SVGProps } from 'react';
 import { NavLink } from 'react-router-dom';
 import { Button } from '../Button';
-import { onDemand, useOnDemandPopup } from '../OnDemand';
 import { SoundToggle } from '../SoundToggle';
 import { PRODUCT_TITLE, PROVIDER_LINKS, VERSION_LABEL, type ExternalLink } from './brand';
 import {
@@ -18,13 +17,8 @@ import {
   TrackingIcon,
   UsersIcon,
 } from './icons';
+import { MobileNavDialog } from './MobileNavDialog';
 import styles from './AppLayout.module.css';
-
-/** The overlay menu's dialog, loaded on first use (see ./MobileNavDialog and ../OnDemand). */
-const mobileNavDialog = onDemand(() =>
-  import('./MobileNavDialog').then((module) => module.MobileNavDialog),
-);
-const MobileNavDialog = mobileNavDialog.Part;
 
 /** Which shell the screen edge chose with a media query: a collapsible sidebar, or an overlay menu. */
 export type LayoutViewport = 'desktop' | 'mobile';
@@ -174,11 +168,6 @@ export function AppLayout({
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const isMobile = viewport === 'mobile';
   const isMenuOpen = isMobile && isMobileNavOpen;
-  const menuDialog = useOnDemandPopup(mobileNavDialog, {
-    isOpen: isMenuOpen,
-    onClose: () => onMobileNavOpenChange(false),
-    preloadWhenIdle: isMobile,
-  });
   const isCollapsed = !isMobile && isSidebarCollapsed;
   const externalLinks = [...PROVIDER_LINKS, ...siteLinks];
   const initial = operatorName.trim().charAt(0).toUpperCase() || '?';
@@ -203,8 +192,6 @@ export function AppLayout({
             aria-haspopup="dialog"
             aria-expanded={isMenuOpen}
             aria-controls={isMenuOpen ? drawerId : undefined}
-            onPointerDown={mobileNavDialog.preload}
-            onFocus={mobileNavDialog.preload}
             onClick={() => onMobileNavOpenChange(true)}
           >
             <MenuIcon className={styles.buttonIcon} />
@@ -245,23 +232,20 @@ export function AppLayout({
       </header>
 
       {isMobile ? (
-        menuDialog.isMounted ? (
-          <MobileNavDialog
-            id={drawerId}
-            title={PRODUCT_TITLE}
-            isOpen={isMenuOpen}
-            onOpenChange={onMobileNavOpenChange}
-            returnFocusRef={menuButtonRef}
-            onLoadError={menuDialog.onLoadError}
-          >
-            <nav className={styles.mainNav} aria-label="Main">
-              <MainNavList isCompact={false} onNavigate={() => onMobileNavOpenChange(false)} />
-            </nav>
-            <nav className={styles.drawerExternal} aria-label="External links">
-              <ExternalLinks links={externalLinks} direction="column" />
-            </nav>
-          </MobileNavDialog>
-        ) : null
+        <MobileNavDialog
+          id={drawerId}
+          title={PRODUCT_TITLE}
+          isOpen={isMenuOpen}
+          onOpenChange={onMobileNavOpenChange}
+          returnFocusRef={menuButtonRef}
+        >
+          <nav className={styles.mainNav} aria-label="Main">
+            <MainNavList isCompact={false} onNavigate={() => onMobileNavOpenChange(false)} />
+          </nav>
+          <nav className={styles.drawerExternal} aria-label="External links">
+            <ExternalLinks links={externalLinks} direction="column" />
+          </nav>
+        </MobileNavDialog>
       ) : (
         <aside className={styles.sidebar} id={sidebarId}>
           <nav className={styles.mainNav} aria-label="Main">

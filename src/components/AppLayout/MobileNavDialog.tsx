@@ -1,8 +1,6 @@
 /**
- * The mobile overlay menu's dialog (§2 Layout), in a module of its own: AppLayout loads it on
- * demand (../OnDemand) when the menu is first opened (or its button is touched or focused), so the
- * dialog code (Radix Dialog: focus trap, scroll lock, dismissal) is not part of the signed-in
- * shell's start-up chunk (issue 10 "Delivery", dashboard LCP), and a desktop window never loads it.
+ * The mobile overlay menu's dialog (§2 Layout): Radix Dialog gives it the focus trap, scroll lock,
+ * dismissal and focus return.
  */
 import type { ReactNode, RefObject } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';

@@ -1,15 +1,9 @@
 import { useId, useRef } from 'react';
 import type { LiveEvent, StreamState } from '../../domain/live';
 import { Button } from '../Button';
-import { onDemand, useOnDemandPopup } from '../OnDemand';
 import { StreamStateIcon } from '../StreamStatus';
+import { LiveFeedPopover } from './LiveFeedPopover';
 import styles from './LiveFeedButton.module.css';
-
-/** The feed's popover, loaded on first use (see ./LiveFeedPopover and ../OnDemand). */
-const liveFeedPopover = onDemand(() =>
-  import('./LiveFeedPopover').then((module) => module.LiveFeedPopover),
-);
-const LiveFeedPopover = liveFeedPopover.Part;
 
 /** Props of {@link LiveFeedButton}. All state is controlled by the screen. */
 export interface LiveFeedButtonProps {
@@ -37,17 +31,11 @@ export function liveFeedButtonName(unreadCount: number): string {
 }
 
 /**
- * The header's way to the live activity feed (issue 9 Console): an icon button named (and titled)
- * 'Live activity' (plus ', N unread' when events arrived since it was last opened, also shown as a
- * count) that opens
- * a popover dialog 'Live activity' with the {@link LiveFeed}. The dialog closes on the button,
- * Escape, a click outside or its Close button, and focus returns to the button (but for a click
- * outside, which leaves it where it went).
- *
- * The popover's code is loaded once the browser is idle after the first paint, or when the feed
- * is first opened or the pointer or focus reaches the button (issue 10 "Delivery": not in the
- * shell's start-up code); until it has arrived, an open feed shows nothing, and it opens as soon
- * as it has. Should it fail to load, the feed closes again and the next opening retries.
+ * The header's way to the live activity feed: an icon button named (and titled) 'Live activity'
+ * (plus ', N unread' when events arrived since it was last opened, also shown as a count) that
+ * opens a popover dialog 'Live activity' with the {@link LiveFeed}. The dialog closes on the
+ * button, Escape, a click outside or its Close button, and focus returns to the button (but for a
+ * click outside, which leaves it where it went).
  */
 export function LiveFeedButton({
   events,
@@ -59,10 +47,6 @@ export function LiveFeedButton({
 }: LiveFeedButtonProps) {
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const popover = useOnDemandPopup(liveFeedPopover, {
-    isOpen,
-    onClose: () => onOpenChange(false),
-  });
   const hasUnread = unreadCount > 0;
   return (
     <>
@@ -77,8 +61,6 @@ export function LiveFeedButton({
         data-unread={hasUnread ? '' : undefined}
         data-stream-state={streamState}
         title={liveFeedButtonName(unreadCount)}
-        onPointerEnter={liveFeedPopover.preload}
-        onFocus={liveFeedPopover.preload}
         onClick={() => onOpenChange(!isOpen)}
       >
         <ActivityIcon className={styles.icon} part="feed-icon" />
@@ -87,17 +69,14 @@ export function LiveFeedButton({
         ) : null}
         {hasUnread ? <span className={styles.count}>{unreadCount}</span> : null}
       </Button>
-      {popover.isMounted ? (
-        <LiveFeedPopover
-          id={panelId}
-          anchorRef={buttonRef}
-          events={events}
-          isOpen={isOpen}
-          onOpenChange={onOpenChange}
-          now={now}
-          onLoadError={popover.onLoadError}
-        />
-      ) : null}
+      <LiveFeedPopover
+        id={panelId}
+        anchorRef={buttonRef}
+        events={events}
+        isOpen={isOpen}
+        onOpenChange={onOpenChange}
+        now={now}
+      />
     </>
   );
 }

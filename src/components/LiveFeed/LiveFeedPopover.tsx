@@ -1,8 +1,6 @@
 /**
- * The 'Live activity' popover (issue 9 Console), in a module of its own: LiveFeedButton loads it
- * on demand (../OnDemand) when the feed is first opened (or its button is pointed at or focused),
- * so the popover code (Radix Popover and Floating UI's positioning) is not part of the signed-in
- * shell's start-up chunk (issue 10 "Delivery", dashboard LCP).
+ * The 'Live activity' popover that LiveFeedButton opens: Radix Popover, anchored to the button,
+ * positioned by Floating UI.
  */
 import { useId, useRef, type RefObject } from 'react';
 import * as Popover from '@radix-ui/react-popover';

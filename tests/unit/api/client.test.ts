@@ -11,7 +11,6 @@ import {
   holdUnauthorizedUntilHandled,
   isAbortError,
   onUnauthorized,
-  preloadGet,
   toQueryString,
 } from '../../../src/api/client';
 import { getToken, setToken } from '../../../src/api/token';
@@ -346,89 +345,6 @@ describe('401 handling (CONTRACT.md)', () => {
     } finally {
       off();
     }
-  });
-});
-
-describe('preloaded GETs (preloadGet; issue 10 dashboard LCP)', () => {
-  const counted = () => {
-    let answers = 0;
-    server.use(http.get(api('/echo'), () => HttpResponse.json({ answer: ++answers })));
-  };
-
-  it('the next GET of the same URL takes the preloaded answer instead of asking again, once', async () => {
-    counted();
-    setToken('tok');
-    preloadGet('/echo');
-    expect(await apiRequest('/echo')).toEqual({ answer: 1 });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.headers.get('authorization')).toBe('Bearer tok');
-    expect(await apiRequest('/echo')).toEqual({ answer: 2 });
-    expect(seen).toHaveLength(2);
-  });
-
-  it('asks again when the preloaded answer is stale or was made with another token', async () => {
-    counted();
-    setToken('tok');
-    preloadGet('/echo');
-    const now = Date.now();
-    vi.spyOn(Date, 'now').mockReturnValue(now + 10_001);
-    expect(await apiRequest('/echo')).toEqual({ answer: 2 });
-    vi.restoreAllMocks();
-
-    preloadGet('/echo');
-    setToken('another');
-    expect(await apiRequest('/echo')).toEqual({ answer: 4 });
-    expect(seen.at(-1)?.headers.get('authorization')).toBe('Bearer another');
-  });
-
-  it('other methods and other URLs do not take it', async () => {
-    counted();
-    server.use(http.post(api('/echo'), () => HttpResponse.json({ posted: true })));
-    preloadGet('/echo');
-    expect(await apiRequest('/echo', { method: 'POST', body: { a: 1 } })).toEqual({
-      posted: true,
-    });
-    expect(await apiRequest('/echo', { query: { page: 2 } })).toEqual({ answer: 2 });
-    expect(await apiRequest('/echo')).toEqual({ answer: 1 }); // the preloaded one, still fresh
-  });
-
-  it('a preloaded 401 is handled as the taker’s own: token cleared, handlers run', async () => {
-    server.use(
-      http.get(api('/echo'), () =>
-        HttpResponse.json({ message: 'Session expired' }, { status: 401 }),
-      ),
-    );
-    setToken('stale');
-    preloadGet('/echo');
-    const handler = vi.fn();
-    const off = onUnauthorized(handler);
-    try {
-      expect(await rejection(apiRequest('/echo'))).toMatchObject({ status: 401 });
-      expect(getToken()).toBeNull();
-      expect(handler).toHaveBeenCalledTimes(1);
-    } finally {
-      off();
-    }
-  });
-
-  it('the taker’s signal and time-out still apply while it waits for the preloaded answer', async () => {
-    server.use(
-      http.get(api('/echo'), async () => {
-        await delay('infinite');
-        return HttpResponse.json({});
-      }),
-    );
-    preloadGet('/echo');
-    const controller = new AbortController();
-    const pending = apiRequest('/echo', { signal: controller.signal });
-    controller.abort();
-    expect(isAbortError(await rejection(pending))).toBe(true);
-
-    preloadGet('/echo');
-    expect(await rejection(apiRequest('/echo', { timeoutMs: 20 }))).toMatchObject({
-      status: 0,
-      message: 'Request timed out',
-    });
   });
 });
 

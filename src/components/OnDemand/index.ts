@@ -1,8 +1,0 @@
-export {
-  onDemand,
-  useOnDemandPopup,
-  whenIdle,
-  type OnDemandPart,
-  type OnDemandPopupOptions,
-  type OnDemandProps,
-} from './OnDemand';
