@@ -14,8 +14,8 @@ const stream = liveStreamHandlers.controlled();
 const statsCalls = () => seen.filter((call) => call === 'GET /api/admin/stats').length;
 
 /**
- * Live events with the app's real routes (issue 9 Console): the header's stream indicator and
- * activity feed, and a live sale refreshing the figures on screen, once.
+ * Live events with the app's real routes: the header's stream indicator and activity feed, and a
+ * live sale refreshing the figures on screen, once.
  */
 const meta = {
   title: 'Flows/LiveEvents',

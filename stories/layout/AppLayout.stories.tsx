@@ -238,8 +238,8 @@ export const NarrowDesktop: Story = {
 };
 
 /**
- * The header's live items (issue 9): the stream indicator and the Activity button, whose popover
- * feed is open (opened by a click; Escape closes it and focus returns to the button).
+ * The header's live items: the stream indicator and the Activity button, whose popover feed is open
+ * (opened by a click; Escape closes it and focus returns to the button).
  */
 export const LiveFeedOpen: Story = {
   args: { ...Expanded.args },

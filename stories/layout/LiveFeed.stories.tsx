@@ -12,9 +12,9 @@ import {
 import { liveEvents } from '../support/liveEvents';
 
 /**
- * The live activity feed (issue 9 Console): the last events, newest first, with type, email,
- * provider, amount in its own currency and time (relative and UTC). Shown at the popover's width;
- * the header's button that opens it is Layout/LiveFeedButton.
+ * The live activity feed: the last events, newest first, with type, email, provider, amount in its
+ * own currency and time (relative and UTC). Shown at the popover's width; the header's button that
+ * opens it is Layout/LiveFeedButton.
  */
 const meta = {
   title: 'Layout/LiveFeed',

@@ -25,8 +25,8 @@ function Harness(args: LiveFeedButtonProps) {
 }
 
 /**
- * The header's 'Live activity' button and its popover (issue 9 Console): an unread count, the feed
- * in a dialog, and focus back on the button when it closes.
+ * The header's 'Live activity' button and its popover: an unread count, the feed in a dialog, and
+ * focus back on the button when it closes.
  */
 const meta = {
   title: 'Layout/LiveFeedButton',

@@ -39,9 +39,8 @@ function Harness({ isOpen: initiallyOpen, onOpenChange, ...props }: HarnessProps
 }
 
 /**
- * The live activity feed's popover (issue 9 Console), which Layout/LiveFeedButton loads on
- * demand: a dialog 'Live activity' below its button with the feed, closed by Escape, Close or a
- * click elsewhere.
+ * The live activity feed's popover, which Layout/LiveFeedButton loads on demand: a dialog 'Live
+ * activity' below its button with the feed, closed by Escape, Close or a click elsewhere.
  */
 const meta = {
   title: 'Layout/LiveFeedPopover',

@@ -4,8 +4,8 @@ import { StreamStatus } from '../../src/components/StreamStatus';
 import type { StreamState } from '../../src/domain/live';
 
 /**
- * The header's live-stream indicator (issue 9 Console), in each state. The state is told by text
- * (and an accessible name 'Live updates: <state>') and by the icon's shape, never by colour alone.
+ * The header's live-stream indicator, in each state. The state is told by text (and an accessible
+ * name 'Live updates: <state>') and by the icon's shape, never by colour alone.
  */
 const meta = {
   title: 'Layout/StreamStatus',

@@ -77,7 +77,7 @@ export const DiscourseSkipped: Story = {
   },
 };
 
-/** The server queued the forum update (issue 9 outbox): access changed, the forum follows in the background. */
+/** The server queued the forum update (its outbox): access changed, the forum follows in the background. */
 export const DiscourseQueued: Story = {
   args: {
     ...Scheduled.args,

@@ -19,10 +19,10 @@ export function streamStatusName(state: StreamState): string {
 }
 
 /**
- * The header's live-stream indicator (issue 9 Console): a status region named 'Live updates:
- * <state>' whose text says the state ('Connecting…', 'Connected', 'Reconnecting…', 'Offline'),
- * so a change is announced politely. The state is never told by colour alone: each has its own
- * icon shape (a filled dot, a ring, a broken ring, a crossed dot) as well as its text.
+ * The header's live-stream indicator: a status region named 'Live updates: <state>' whose text says
+ * the state ('Connecting…', 'Connected', 'Reconnecting…', 'Offline'), so a change is announced
+ * politely. The state is never told by colour alone: each has its own icon shape (a filled dot, a
+ * ring, a broken ring, a crossed dot) as well as its text.
  */
 export function StreamStatus({ state, isLabelHidden = false }: StreamStatusProps) {
   const name = streamStatusName(state);
