@@ -158,6 +158,8 @@ export function isrSummaryQueryOptions(range: IsrRange) {
     queryKey: queryKeys.isr.summary(rangeParams(range)),
     queryFn: ({ signal }) => fetchIsrSummary(range, signal),
     placeholderData: keepPreviousData,
+    // §4: a change of dates reloads the summary (Metrics and ISR), back to earlier days too.
+    staleTime: 0,
   });
 }
 
@@ -167,6 +169,8 @@ export function isrDailyQueryOptions(range: IsrRange) {
     queryKey: queryKeys.isr.daily(rangeParams(range)),
     queryFn: ({ signal }) => fetchIsrDaily(range, signal),
     placeholderData: keepPreviousData,
+    // §4: changing the range reloads the daily series.
+    staleTime: 0,
   });
 }
 
@@ -176,6 +180,8 @@ export function isrAffiliatesQueryOptions(range: IsrRange, limit: number = ISR_A
     queryKey: queryKeys.isr.affiliates({ ...rangeParams(range), limit }),
     queryFn: ({ signal }) => fetchIsrAffiliates(range, limit, signal),
     placeholderData: keepPreviousData,
+    // §4: changing the range reloads the top affiliates.
+    staleTime: 0,
   });
 }
 
@@ -185,6 +191,8 @@ export function isrEventsQueryOptions(q: IsrEventsQuery) {
     queryKey: queryKeys.isr.events(isrEventsParams(q)),
     queryFn: ({ signal }) => fetchIsrEvents(q, signal),
     placeholderData: keepPreviousData,
+    // §4 "paging or range changes reload the events", a page seen moments ago included.
+    staleTime: 0,
   });
 }
 

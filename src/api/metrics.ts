@@ -45,6 +45,8 @@ export function metricsOverviewQueryOptions(q: MetricsQuery) {
     queryKey: queryKeys.metrics.overview(metricsParams(q)),
     queryFn: ({ signal }) => fetchMetricsOverview(q, signal),
     placeholderData: keepPreviousData,
+    // §4 "any change of dates or filters reloads the metrics", back to an earlier period too.
+    staleTime: 0,
   });
 }
 

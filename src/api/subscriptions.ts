@@ -108,6 +108,9 @@ export function subscriptionsQueryOptions(q: SubscriptionsQuery) {
     queryKey: queryKeys.subscriptions.list(buildSubscriptionsParams(q)),
     queryFn: ({ signal }) => fetchSubscriptions(q, signal),
     placeholderData: keepPreviousData,
+    // §4 "reloads on any change of page, size, sort or filters": a page seen moments ago is
+    // shown from the cache and asked for again, not served as fresh for the default 30 s.
+    staleTime: 0,
   });
 }
 

@@ -104,6 +104,9 @@ export function usersQueryOptions(q: UsersQuery) {
     queryKey: queryKeys.users.list(buildUsersParams(q)),
     queryFn: ({ signal }) => fetchUsers(q, signal),
     placeholderData: keepPreviousData,
+    // §4 lists reload on a change of page, size, sort or filters, a return to a page seen moments
+    // ago included: the cached page shows while it is asked for again.
+    staleTime: 0,
   });
 }
 

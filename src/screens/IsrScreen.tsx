@@ -6,6 +6,10 @@
  * The summary, daily series and top affiliates load for the range; the events list runs on the
  * shared URL-synced list hook as a search form (Search applies and returns to page 1). Export CSV
  * writes the current page (§9).
+ *
+ * - §4: a range change reloads the summary, daily series, top affiliates and events, and a page
+ *   change the events; those queries have staleTime 0 rather than the console's 30 s, so a range
+ *   or page seen moments ago is asked for again (its cached figures on screen meanwhile).
  */
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';

@@ -6,6 +6,10 @@
  * Source) reach the URL after a 300 ms pause; every other change at once. The charts' width is
  * measured here (visx useParentSize, the hook behind ParentSize, whose absolutely positioned box
  * would clip a page of unknown height), the one place that knows the screen's size.
+ *
+ * - §4 "any change of dates or filters reloads the metrics" (and a change of dates the ISR
+ *   summary): both queries have staleTime 0 rather than the console's 30 s, so going back to a
+ *   period seen moments ago asks again, with the previous figures on screen meanwhile.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';

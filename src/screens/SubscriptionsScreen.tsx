@@ -2,6 +2,11 @@
  * The Subscriptions screen's container (§2 Subscriptions, §4, §8): the list runs on the shared
  * URL-synced list hook; the detail drawer loads the open row's detail and, for ClickBank, the
  * customer's orders.
+ *
+ * §4 "the list reloads on any change of page, size, sort or filters": the list query has
+ * staleTime 0 rather than the console's 30 s, so returning to a sort or page seen moments ago
+ * shows the cached rows and asks again; a new page keeps the previous rows on screen while it
+ * loads. The drawer's detail and orders keep the 30 s (reopening a row is not a list change).
  */
 import { useState } from 'react';
 import {

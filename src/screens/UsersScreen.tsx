@@ -1,7 +1,9 @@
 /**
  * The Users screen's container (§2 Users, §4 lists and paging, §8 action results): the list runs
  * on the shared URL-synced list hook; access actions run side by side, each with its own §8 alert,
- * and refresh the list.
+ * and refresh the list. Every change of page, size, sort or filters reloads the list (§4), a
+ * return to one seen moments ago included: the list query has staleTime 0, not the console's 30 s,
+ * and the shown rows stay on screen while it loads.
  */
 import { useCallback, useRef, useState } from 'react';
 import { useAccessAction, usersErrorMessage, usersQueryOptions } from '../api/users';

@@ -3,12 +3,25 @@ import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { MetricsScreen } from '../../src/screens/MetricsScreen';
 import { makeIsrSummaryWire, makeMetricsWire } from '../../tests/msw/fixtures-metrics';
 import { isrSummaryHandlers, metricsHandlers } from '../../tests/msw/handlers-metrics';
+import { recordRequests } from '../support/requests';
 import { withScreen } from '../support/withScreen';
+
+const WAIT = { timeout: 8000 } as const;
+const overview = recordRequests('/metrics/overview');
+const isrSummary = recordRequests('/isr-metrics/summary');
+/** The default handlers with every overview and ISR summary request recorded. */
+const recordedHandlers = () => [
+  overview.handler,
+  isrSummary.handler,
+  metricsHandlers.byRange(),
+  isrSummaryHandlers.ok(),
+];
 
 /**
  * The Metrics screen (§2 Metrics) against mocked GET /metrics/overview and
  * /isr-metrics/summary: default 28 days, loading, errors (§8), a malformed answer, the missing
- * amount series (§2 message) and a 365-day range.
+ * amount series (§2 message), a 365-day range, and the §4 reload on every change of period,
+ * proven on the requests sent.
  */
 const meta = {
   title: 'Screens/Metrics',
@@ -17,6 +30,10 @@ const meta = {
   parameters: {
     screen: { route: '/metrics' },
     msw: { handlers: [metricsHandlers.byRange(), isrSummaryHandlers.ok()] },
+  },
+  beforeEach: () => {
+    overview.reset();
+    isrSummary.reset();
   },
 } satisfies Meta<typeof MetricsScreen>;
 export default meta;
@@ -125,6 +142,34 @@ export const SwitchTo90Days: Story = {
     );
     await expect(cardValue(canvasElement, 'Renewals')).toHaveTextContent(
       String(w90.totals.totalRenewalsInRange),
+    );
+    await settle();
+  },
+};
+
+/**
+ * §4: every change of period reloads the metrics and the ISR summary, a return to a period seen
+ * a moment ago included (28 → 90 → 28 days sends three of each, not two from a warm cache).
+ */
+export const ReturningToAPeriodReloads: Story = {
+  parameters: { msw: { handlers: recordedHandlers() } },
+  play: async ({ canvas, canvasElement }) => {
+    await canvas.findByRole('region', { name: 'Active' });
+    await waitFor(() => expect(overview.params()).toHaveLength(1), WAIT);
+    await userEvent.selectOptions(canvas.getByLabelText('Period'), '90d');
+    await waitFor(() => expect(overview.params()).toHaveLength(2), WAIT);
+    await expect(overview.params()[1]).toEqual({ from: '2026-08-23', to: '2026-11-20' });
+    await waitFor(() => expect(cardHint(canvasElement, 'New')).toBe('2026-08-23 → 2026-11-20'));
+    await userEvent.selectOptions(canvas.getByLabelText('Period'), '28d');
+    await waitFor(() => expect(overview.params()).toHaveLength(3), WAIT);
+    await expect(overview.params()[2]).toEqual({ from: '2026-10-24', to: '2026-11-20' });
+    await waitFor(() => expect(isrSummary.params()).toHaveLength(3), WAIT);
+    await expect(isrSummary.params()[2]).toEqual({
+      from: '2026-10-24 00:00:00',
+      to: '2026-11-20 23:59:59',
+    });
+    await waitFor(() =>
+      expect(cardValue(canvasElement, 'New')).toHaveTextContent(String(W28.totals.totalNewInRange)),
     );
     await settle();
   },

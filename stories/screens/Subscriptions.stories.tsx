@@ -7,7 +7,7 @@ import {
   subscriptionsHandlers,
 } from '../../tests/msw/handlers';
 import { makeSubscriptionRows } from '../../tests/msw/fixtures';
-import { recordRequests } from '../support/requests';
+import { pause, recordRequests } from '../support/requests';
 import { screenRouter, withScreen } from '../support/withScreen';
 
 /**
@@ -161,6 +161,39 @@ export const FiltersAndSort: Story = {
     await expect(canvas.getByLabelText('Email')).toHaveValue('customer01');
     await userEvent.click(canvas.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(canvas.getByLabelText('Email')).toHaveValue(''));
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
+/**
+ * §4 "reloads on any change of page, size, sort or filters": Email ascending, descending, then
+ * ascending again sends three requests, the third too although that page was fetched a moment
+ * ago; the cached rows stay on screen while it loads.
+ */
+export const ResortingReloads: Story = {
+  parameters: {
+    msw: { handlers: [subs.handler, subscriptionsHandlers.list(makeSubscriptionRows(200))] },
+  },
+  beforeEach: () => subs.reset(),
+  play: async ({ canvas }) => {
+    await loaded(1);
+    await expect(last()).toMatchObject({ page: '1', sortKey: 'row_id', sortDir: 'desc' });
+    const header = canvas.getByRole('columnheader', { name: /^Email/ });
+    await userEvent.click(within(header).getByRole('button'));
+    await loaded(2);
+    await expect(last()).toMatchObject({ page: '1', sortKey: 'email', sortDir: 'asc' });
+    await waitFor(() => expect(header).toHaveAttribute('aria-sort', 'ascending'), WAIT);
+    await userEvent.click(within(header).getByRole('button'));
+    await loaded(3);
+    await expect(last()).toMatchObject({ page: '1', sortKey: 'email', sortDir: 'desc' });
+    await waitFor(() => expect(header).toHaveAttribute('aria-sort', 'descending'), WAIT);
+    await userEvent.click(within(header).getByRole('button'));
+    await expect(header).toHaveAttribute('aria-sort', 'ascending');
+    await expect(canvas.queryByRole('status')).toBeNull();
+    await loaded(4);
+    await expect(last()).toEqual(subs.params()[1]);
+    await pause(300);
+    await expect(subs.params()).toHaveLength(4);
     (document.activeElement as HTMLElement | null)?.blur();
   },
 };

@@ -142,7 +142,7 @@ export const ClampsPage: Story = {
   },
 };
 
-/** Back and Forward restore the filter inputs as well as the list. */
+/** Back and Forward restore the filter inputs as well as the list, and reload it (§4). */
 export const BackRestoresFilters: Story = {
   parameters: { msw: { handlers: [users.handler, usersHandlers.many(60)] } },
   beforeEach: () => users.reset(),
@@ -158,12 +158,17 @@ export const BackRestoresFilters: Story = {
     await screenRouter().navigate(-1);
     await waitFor(() => expect(canvas.getByLabelText('Cadence')).toHaveValue(''));
     await expect(email).toHaveValue('user2');
+    await loaded(4);
+    await expect(last()).toEqual(users.params()[1]);
     await screenRouter().navigate(-1);
     await waitFor(() => expect(email).toHaveValue(''));
+    await loaded(5);
+    await expect(last()).toEqual(users.params()[0]);
     await screenRouter().navigate(1);
     await waitFor(() => expect(email).toHaveValue('user2'));
-    // Every state was already cached: going back and forth asked the server nothing new.
-    await expect(users.params()).toHaveLength(3);
+    // Each step changes the filters, so each asks the server again although its page is cached.
+    await loaded(6);
+    await expect(last()).toEqual(users.params()[1]);
     (document.activeElement as HTMLElement | null)?.blur();
   },
 };
