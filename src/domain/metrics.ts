@@ -222,6 +222,21 @@ export function metricsFiltersToSearch(filters: MetricsFilters): Record<string, 
   return out;
 }
 
+/**
+ * The filters after the Period select chose `period` (§4: a preset recomputes from/to, custom
+ * keeps the manual dates). Switching to custom starts from `shown`, the range on screen, so the
+ * date inputs, the URL and the request keep those days instead of going blank; any other choice
+ * only changes the preset (its range is computed from today).
+ */
+export function choosePeriod(
+  filters: MetricsFilters,
+  period: PeriodPreset,
+  shown: DayRange,
+): MetricsFilters {
+  if (period !== 'custom' || filters.period === 'custom') return { ...filters, period };
+  return { ...filters, period, customFrom: shown.from, customTo: shown.to };
+}
+
 /** The GET /metrics/overview query for the filters on `now`'s UTC day (text trimmed, §5). */
 export function metricsQueryFromFilters(filters: MetricsFilters, now: Date): MetricsQuery {
   const range = periodRange(filters.period, now, {

@@ -7,6 +7,9 @@
  * measured here (visx useParentSize, the hook behind ParentSize, whose absolutely positioned box
  * would clip a page of unknown height), the one place that knows the screen's size.
  *
+ * - §4 "changing the period preset recomputes from/to, except custom, which keeps the manual
+ *   dates": choosing Custom starts from the range on screen (choosePeriod), so the inputs, the
+ *   URL and the request keep those days.
  * - §4 "any change of dates or filters reloads the metrics" (and a change of dates the ISR
  *   summary): both queries have staleTime 0 rather than the console's 30 s, so going back to a
  *   period seen moments ago asks again, with the previous figures on screen meanwhile.

@@ -1,10 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fireEvent, userEvent, waitFor, within } from 'storybook/test';
 import { MetricsScreen } from '../../src/screens/MetricsScreen';
 import { makeIsrSummaryWire, makeMetricsWire } from '../../tests/msw/fixtures-metrics';
 import { isrSummaryHandlers, metricsHandlers } from '../../tests/msw/handlers-metrics';
-import { recordRequests } from '../support/requests';
-import { withScreen } from '../support/withScreen';
+import { pause, recordRequests } from '../support/requests';
+import { screenRouter, withScreen } from '../support/withScreen';
 
 const WAIT = { timeout: 8000 } as const;
 const overview = recordRequests('/metrics/overview');
@@ -20,8 +20,8 @@ const recordedHandlers = () => [
 /**
  * The Metrics screen (§2 Metrics) against mocked GET /metrics/overview and
  * /isr-metrics/summary: default 28 days, loading, errors (§8), a malformed answer, the missing
- * amount series (§2 message), a 365-day range, and the §4 reload on every change of period,
- * proven on the requests sent.
+ * amount series (§2 message), a 365-day range, and the §4 transitions proven on the requests
+ * sent: Custom keeps the range on screen, and every change of period reloads.
  */
 const meta = {
   title: 'Screens/Metrics',
@@ -143,6 +143,51 @@ export const SwitchTo90Days: Story = {
     await expect(cardValue(canvasElement, 'Renewals')).toHaveTextContent(
       String(w90.totals.totalRenewalsInRange),
     );
+    await settle();
+  },
+};
+
+/**
+ * §4: choosing Custom keeps the range that was on screen (the 28 days, 2026-10-24 → 2026-11-20)
+ * in the date inputs, the URL and the requests, rather than blank dates; the operator then edits
+ * from there and each edit reloads the metrics and the ISR summary.
+ */
+export const CustomKeepsTheRange: Story = {
+  parameters: { msw: { handlers: recordedHandlers() } },
+  play: async ({ canvas, canvasElement }) => {
+    await canvas.findByRole('region', { name: 'Active' });
+    await userEvent.selectOptions(canvas.getByLabelText('Period'), 'custom');
+    await expect(canvas.getByLabelText('From')).toHaveValue('2026-10-24');
+    await expect(canvas.getByLabelText('To')).toHaveValue('2026-11-20');
+    await expect(screenRouter().state.location.search).toBe(
+      '?period=custom&from=2026-10-24&to=2026-11-20',
+    );
+    await expect(cardHint(canvasElement, 'New')).toBe('2026-10-24 → 2026-11-20');
+    // The same days as before: no request without dates goes out.
+    await pause(300);
+    for (const params of overview.params())
+      await expect(params).toEqual({ from: '2026-10-24', to: '2026-11-20' });
+    for (const params of isrSummary.params())
+      await expect(params).toEqual({ from: '2026-10-24 00:00:00', to: '2026-11-20 23:59:59' });
+
+    fireEvent.change(canvas.getByLabelText('From'), { target: { value: '2026-11-01' } });
+    await waitFor(
+      () => expect(overview.params().at(-1)).toEqual({ from: '2026-11-01', to: '2026-11-20' }),
+      WAIT,
+    );
+    await waitFor(
+      () =>
+        expect(isrSummary.params().at(-1)).toEqual({
+          from: '2026-11-01 00:00:00',
+          to: '2026-11-20 23:59:59',
+        }),
+      WAIT,
+    );
+    const w20 = makeMetricsWire({ days: 20 });
+    await waitFor(() =>
+      expect(cardValue(canvasElement, 'New')).toHaveTextContent(String(w20.totals.totalNewInRange)),
+    );
+    await expect(cardHint(canvasElement, 'New')).toBe('2026-11-01 → 2026-11-20');
     await settle();
   },
 };

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import {
   AMOUNT_SERIES_NAMES,
+  choosePeriod,
   PERIOD_LABELS,
   PERIOD_PRESETS,
   providerLabel,
@@ -28,7 +29,10 @@ import styles from './MetricsView.module.css';
 export interface MetricsViewProps {
   /** The filters (§2), as read from the URL. */
   filters: MetricsFilters;
-  /** The from/to the filters resolve to today (UTC days; '' = open), shown in the New card's hint. */
+  /**
+   * The from/to the filters resolve to today (UTC days; '' = open): the New card's hint, and the
+   * days Custom starts from when chosen (§4).
+   */
   range: DayRange;
   /** The metrics load: 'Loading…', 'Error: ' + message (§8), or the cards and charts. */
   metrics: AsyncState<MetricsOverview>;
@@ -98,8 +102,9 @@ function rangeHint(range: DayRange): string {
 
 function MetricsFilterRow({
   filters,
+  range,
   onFiltersChange,
-}: Pick<MetricsViewProps, 'filters' | 'onFiltersChange'>) {
+}: Pick<MetricsViewProps, 'filters' | 'range' | 'onFiltersChange'>) {
   const set = <K extends keyof MetricsFilters>(key: K, value: MetricsFilters[K]) =>
     onFiltersChange({ ...filters, [key]: value });
   return (
@@ -112,7 +117,9 @@ function MetricsFilterRow({
         label="Period"
         value={filters.period}
         options={PERIOD_OPTIONS}
-        onValueChange={(value) => set('period', value as MetricsFilters['period'])}
+        onValueChange={(value) =>
+          onFiltersChange(choosePeriod(filters, value as MetricsFilters['period'], range))
+        }
       />
       {filters.period === 'custom' ? (
         <>
@@ -280,7 +287,7 @@ export function MetricsView({
       <h1 id={headingId} className={styles.title}>
         Metrics
       </h1>
-      <MetricsFilterRow filters={filters} onFiltersChange={onFiltersChange} />
+      <MetricsFilterRow filters={filters} range={range} onFiltersChange={onFiltersChange} />
       {metrics.status === 'loading' ? (
         <p className={styles.status} role="status">
           Loading…

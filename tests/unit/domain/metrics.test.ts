@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AMOUNT_SERIES_NAMES,
+  choosePeriod,
   DEFAULT_METRICS_FILTERS,
   PERIOD_PRESETS,
   isIgnoredSeriesKey,
@@ -104,6 +105,60 @@ describe('§4 period presets', () => {
           const span =
             (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
           expect(span).toBe(days[preset]);
+        },
+      ),
+    );
+  });
+});
+
+describe('§4 choosing a period', () => {
+  const shown = { from: '2026-10-24', to: '2026-11-20' };
+
+  it('custom keeps the range on screen as its manual dates', () => {
+    expect(choosePeriod(DEFAULT_METRICS_FILTERS, 'custom', shown)).toEqual({
+      ...DEFAULT_METRICS_FILTERS,
+      period: 'custom',
+      customFrom: '2026-10-24',
+      customTo: '2026-11-20',
+    });
+  });
+
+  it('custom from all time keeps the open start', () => {
+    const all = { ...DEFAULT_METRICS_FILTERS, period: 'all' as const };
+    expect(choosePeriod(all, 'custom', { from: '', to: '2026-11-20' })).toMatchObject({
+      customFrom: '',
+      customTo: '2026-11-20',
+    });
+  });
+
+  it('a preset only changes the period; custom again keeps the manual dates', () => {
+    const custom: MetricsFilters = {
+      ...DEFAULT_METRICS_FILTERS,
+      period: 'custom',
+      customFrom: '2026-01-01',
+      customTo: '2026-01-31',
+    };
+    expect(choosePeriod(DEFAULT_METRICS_FILTERS, '90d', shown)).toEqual({
+      ...DEFAULT_METRICS_FILTERS,
+      period: '90d',
+    });
+    expect(choosePeriod(custom, 'custom', shown)).toEqual(custom);
+  });
+
+  it('property: custom resolves to the range that was on screen', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1971-01-01'), max: new Date('2400-01-01'), noInvalidDate: true }),
+        fc.constantFrom(...PERIOD_PRESETS.filter((p) => p !== 'custom')),
+        (now, preset) => {
+          const filters = { ...DEFAULT_METRICS_FILTERS, period: preset };
+          const before = periodRange(preset, now);
+          const after = choosePeriod(filters, 'custom', before);
+          expect(
+            periodRange('custom', now, { from: after.customFrom, to: after.customTo }),
+          ).toEqual(before);
+          const url = metricsFiltersFromSearch(new URLSearchParams(metricsFiltersToSearch(after)));
+          expect(metricsQueryFromFilters(url, now)).toMatchObject(before);
         },
       ),
     );
