@@ -13,6 +13,7 @@
  * - §4 "any change of dates or filters reloads the metrics" (and a change of dates the ISR
  *   summary): both queries have staleTime 0 rather than the console's 30 s, so going back to a
  *   period seen moments ago asks again, with the previous figures on screen meanwhile.
+ * - §8: a failed ISR summary shows 'ISR: ' + message here; the ISR page shows no such message.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';

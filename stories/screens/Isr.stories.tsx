@@ -243,6 +243,41 @@ export const EventsError: Story = {
   },
 };
 
+/**
+ * The summary call fails: the four cards show a dash and no message, since the ISR events page
+ * shows no error messages (§8); the Metrics page's 'ISR: …' line is not repeated here.
+ */
+export const SummaryError: Story = {
+  parameters: {
+    msw: {
+      handlers: [
+        isrSummaryHandlers.error(500, 'ISR summary query failed'),
+        isrDailyHandlers.ok(),
+        isrAffiliatesHandlers.ok(),
+        isrEventsHandlers.list(),
+      ],
+    },
+  },
+  play: async ({ canvas, canvasElement }) => {
+    const table = await canvas.findByRole('table', { name: 'ISR events' }, WAIT);
+    await waitFor(
+      () => expect(table).toHaveAttribute('aria-rowcount', String(CLICKBANK_EVENTS.length + 1)),
+      WAIT,
+    );
+    for (const label of [
+      'Total revenue',
+      'ClickBank-side revenue',
+      'LemonSqueezy-side revenue',
+      'Avg order (approx)',
+    ])
+      await waitFor(() => expect(cardValue(canvasElement, label)).toHaveTextContent('—'), WAIT);
+    await expect(canvas.queryByText(/ISR summary query failed/)).toBeNull();
+    await expect(canvas.queryByText(/^ISR:/)).toBeNull();
+    await expect(canvas.queryByRole('alert')).toBeNull();
+    await settle();
+  },
+};
+
 /** Everything loading: '…' cards and 'Refreshing…'. */
 export const Loading: Story = {
   parameters: {

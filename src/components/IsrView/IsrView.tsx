@@ -46,6 +46,7 @@ export interface IsrViewProps {
   activeDays: IsrRangeDays | null;
   /** Any of the screen's loads is running (Refresh reads 'Refreshing…'). */
   isRefreshing: boolean;
+  /** The summary load; a failure shows dashes and no message (§8: this page shows no errors). */
   summary: AsyncState<IsrSummary>;
   daily: AsyncState<IsrDailyPivot>;
   affiliates: AsyncState<readonly IsrAffiliateRow[]>;
@@ -75,7 +76,9 @@ export interface IsrViewProps {
 
 /**
  * The Integrated Tracking screen's view (§2): range controls, four cards, four charts, the
- * search form (Search, Export CSV) and the events table with its pager. Pure.
+ * search form (Search, Export CSV) and the events table with its pager. Pure. §8 "The ISR events
+ * page shows no error messages": a failed load reads as no data (cards '—', charts and table
+ * empty); the red 'ISR: …' line belongs to the Metrics page only.
  */
 export function IsrView(props: IsrViewProps) {
   const titleId = useId();
@@ -93,7 +96,10 @@ export function IsrView(props: IsrViewProps) {
         onRefresh={props.onRefresh}
       />
       <h2 className="visually-hidden">Summary</h2>
-      <IsrSummaryCards state={props.summary} averageLabel="Avg order (approx)" />
+      <IsrSummaryCards
+        state={props.summary.status === 'error' ? { status: 'empty' } : props.summary}
+        averageLabel="Avg order (approx)"
+      />
       {props.chartWidth > 0 ? (
         <>
           <h2 className="visually-hidden">Charts</h2>
