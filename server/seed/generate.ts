@@ -1,12 +1,14 @@
 /**
  * Pure, deterministic generation of the demo dataset as PostgreSQL COPY text (tab-separated). Nothing
- * here touches the database or the wall clock: the same seed and anchor day give the same bytes.
+ * here touches the database or the wall clock: the same seed and seeding moment give the same bytes.
  *
  * The world: one customer per row, each with one subscription, ~60 % LemonSqueezy and ~40 %
  * ClickBank, started over the last two years (more recent ones more likely). Each subscription
- * is simulated period by period up to the end of the anchor UTC day: renewals at every past period
- * boundary, churn (cancellation with access until the period end, sometimes refunded), payment
- * failures (LemonSqueezy past_due / unpaid), trials and pauses.
+ * is simulated period by period up to the seeding moment, the simulation's "now": renewals at every
+ * past period boundary, churn (cancellation with access until the period end, sometimes refunded),
+ * payment failures (LemonSqueezy past_due / unpaid), trials and pauses. Nothing that happened is
+ * dated after that moment, so a fresh database never shows activity later than the clock; only what
+ * is scheduled (period ends, access expiries, the next ClickBank payment) lies ahead of it.
  */
 import { createHash } from 'node:crypto';
 import { copyLine } from './copy';
@@ -85,11 +87,12 @@ interface Simulated {
   events: SimEvent[];
 }
 
-/** Options of the generator: customer count, PRNG seed and the anchor day (UTC midnight, epoch ms). */
+/** Options of the generator: customer count, PRNG seed and the seeding moment. */
 export interface GenerateOptions {
   customers: number;
   seed: number;
-  anchorDayMs: number;
+  /** The seeding moment (epoch ms, UTC): the simulation runs up to it, and no row is dated later. */
+  nowMs: number;
 }
 
 /** COPY text-format data per table for one batch of customers, plus row counts. */
@@ -242,8 +245,9 @@ interface Customer {
 /** The generator: call batch() repeatedly until done(), then logs(). Ids start at 1 in each table. */
 export class DemoGenerator {
   private readonly rng: Rng;
+  /** UTC midnight of the seeding moment's day (the dashboard's "today"). */
   private readonly anchorDayMs: number;
-  /** Exclusive end of the anchor day: the simulation's "now". */
+  /** The seeding moment: the simulation's "now". */
   private readonly horizonMs: number;
   private nextIndex = 0;
   private eventId = 0;
@@ -254,8 +258,8 @@ export class DemoGenerator {
   constructor(private readonly opts: GenerateOptions) {
     this.rng = createRng(opts.seed);
     this.isr = new IsrWriter(opts.seed);
-    this.anchorDayMs = opts.anchorDayMs;
-    this.horizonMs = opts.anchorDayMs + DAY_MS;
+    this.horizonMs = opts.nowMs;
+    this.anchorDayMs = Math.floor(opts.nowMs / DAY_MS) * DAY_MS;
   }
 
   /** True when every customer has been generated. */
@@ -322,15 +326,14 @@ export class DemoGenerator {
       provider === 'lemonsqueezy' ? r.weighted(LS_SOURCES) : (affiliate ?? 'clickbank');
     const secondOfDay = r.int(0, 86_399);
     // More recent starts are likelier (a growing business): days ago = 730 · u^1.4.
-    let daysAgo = Math.floor(730 * Math.pow(r.next(), 1.4));
-    let startMs = this.anchorDayMs - daysAgo * DAY_MS + secondOfDay * 1000;
+    const daysAgo = Math.floor(730 * Math.pow(r.next(), 1.4));
+    let startMs = this.dayTime(daysAgo, secondOfDay);
 
     // Make sure the anchor day itself has activity, whatever the sample size.
     let forced: 'none' | 'new' | 'renewal' | 'cancel' = 'none';
     if (index === 0) {
       forced = 'new';
-      daysAgo = 0;
-      startMs = this.anchorDayMs + secondOfDay * 1000;
+      startMs = this.dayTime(0, secondOfDay);
     } else if (index === 1) {
       forced = 'renewal';
       cadence = 'monthly';
@@ -359,9 +362,21 @@ export class DemoGenerator {
     };
   }
 
-  /** A monthly start some months before the anchor day whose renewal falls on the anchor day. */
+  /**
+   * The instant `secondOfDay` seconds into the UTC day `daysAgo` days before the anchor day, in
+   * whole seconds. The anchor day has only run until the seeding moment, so its 86,400 seconds are
+   * scaled into the part that has passed: what is drawn for today happens before now (at now only
+   * when seeding at midnight exactly).
+   */
+  private dayTime(daysAgo: number, secondOfDay: number): number {
+    if (daysAgo > 0) return this.anchorDayMs - daysAgo * DAY_MS + secondOfDay * 1000;
+    const elapsedMs = this.horizonMs - this.anchorDayMs;
+    return this.anchorDayMs + Math.floor((secondOfDay * elapsedMs) / DAY_MS) * 1000;
+  }
+
+  /** A monthly start some months before the anchor day whose renewal falls on the anchor day, before now. */
   private renewingToday(secondOfDay: number): number {
-    const target = this.anchorDayMs + secondOfDay * 1000;
+    const target = this.dayTime(0, secondOfDay);
     for (let k = 3; k <= 14; k++) {
       const start = addMonthsUtc(target, -k);
       if (addMonthsUtc(start, k) === target) return start;
@@ -434,7 +449,7 @@ export class DemoGenerator {
       if (periodEnd >= H) {
         if (forced === 'cancel') {
           // Cancelled today: access continues until the end of the paid period.
-          const cancelAt = Math.max(this.anchorDayMs + r.int(0, 86_399) * 1000, periodStart);
+          const cancelAt = Math.max(this.dayTime(0, r.int(0, 86_399)), periodStart);
           events.push({ type: 'cancellation', at: cancelAt, amountCents: null });
           return {
             status: 'cancelled',
@@ -532,8 +547,8 @@ export class DemoGenerator {
       sim.status === 'on_trial' ||
       sim.status === 'past_due' ||
       sim.status === 'cancelled';
-    const lastEventAt = sim.events.reduce((m, e) => Math.max(m, e.at), c.startMs);
-    const updatedAt = Math.min(lastEventAt, this.horizonMs - 1000);
+    // Every simulated event lies before the seeding moment, so the last one dates the row.
+    const updatedAt = sim.events.reduce((m, e) => Math.max(m, e.at), c.startMs);
 
     parts.customers.push(copyLine([c.id, c.email, name, iso(c.startMs)]));
     counts.customers++;
@@ -898,7 +913,7 @@ export class DemoGenerator {
     return { initialReceipt, lines, summary, txns, trackingCode };
   }
 
-  /** About `count` log rows over the 30 days before the end of the anchor day, oldest first. */
+  /** About `count` log rows over the 30 days before the seeding moment, oldest first. */
   logs(count: number): { text: string; rows: number } {
     const r = this.rng;
     const rows: Array<{

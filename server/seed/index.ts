@@ -1,6 +1,7 @@
 /**
- * Demo data for the reference server (brief item 2): deterministic from the seed and the UTC day
- * of `now`, written with PostgreSQL COPY in batches inside one transaction (all or nothing).
+ * Demo data for the reference server: deterministic from the seed and the seeding moment `now`,
+ * which is the data's horizon (nothing seeded is dated after it), written with PostgreSQL COPY in
+ * batches inside one transaction (all or nothing).
  */
 import type { Db, Tx } from '../db/types';
 import { invalidateStatsCache } from '../stats/cache';
@@ -12,13 +13,13 @@ const BATCH_SIZE = 5000;
 /** Log rows seeded. */
 export const SEED_LOG_ROWS = 2000;
 /** Version of the generator, recorded in `meta` (bump when the generated data changes). */
-export const SEED_VERSION = '2';
+export const SEED_VERSION = '3';
 
 /** What seedDemoData wrote. Counts are rows; anchorDay is 'YYYY-MM-DD' (UTC); durationMs wall time. */
 export interface SeedSummary {
   customers: number;
   subscriptions: { lemonsqueezy: number; clickbank: number; total: number };
-  /** Subscriptions granting current access at the end of the anchor day. */
+  /** Subscriptions granting current access at the seeding moment. */
   accessActive: number;
   members: number;
   events: number;
@@ -104,8 +105,11 @@ const SEQUENCED_TABLES = [
  * each; ~60 % LemonSqueezy with full subscription objects in payload, ~40 % ClickBank with INS v6
  * order rows), their lifecycle events, the ISR tracking events of every payment and refund
  * (server/seed/isr.ts), the metrics and ISR roll-ups (migrations 005, 006), ~2000 log rows and the seed facts in `meta` (seed,
- * seed_customers, seed_anchor_day, seed_version, seeded_at). Deterministic for the same seed and
- * UTC day of `opts.now`. The filled tables are then VACUUM ANALYZEd. Throws (writing nothing) when customers already exist or on invalid options.
+ * seed_customers, seed_anchor_day, seed_version, seeded_at). Everything that happened is dated at
+ * or before `opts.now`; only what is scheduled (period ends, access expiries, the next ClickBank
+ * payment) lies after it. Deterministic for the same seed and `opts.now`. The filled tables are
+ * then VACUUM ANALYZEd. Throws (writing nothing) when customers already exist or on invalid
+ * options.
  */
 export async function seedDemoData(
   db: Db,
@@ -119,12 +123,7 @@ export async function seedDemoData(
     throw new Error(`seedDemoData: seed must be a number, got ${opts.seed}`);
   const nowMs = opts.now.getTime();
   if (!Number.isFinite(nowMs)) throw new Error('seedDemoData: now is not a valid date');
-  const anchorDayMs = Date.UTC(
-    opts.now.getUTCFullYear(),
-    opts.now.getUTCMonth(),
-    opts.now.getUTCDate(),
-  );
-  const anchorDay = new Date(anchorDayMs).toISOString().slice(0, 10);
+  const anchorDay = opts.now.toISOString().slice(0, 10);
   const seed = opts.seed >>> 0;
 
   const summary: SeedSummary = {
@@ -155,7 +154,7 @@ export async function seedDemoData(
         'seedDemoData: the database already holds customer data; seed only an empty database',
       );
     }
-    const gen = new DemoGenerator({ customers: opts.customers, seed, anchorDayMs });
+    const gen = new DemoGenerator({ customers: opts.customers, seed, nowMs });
     // Row triggers (the metrics roll-ups of migration 005, foreign-key checks) are off for the bulk
     // COPY of generated, consistent rows; the roll-ups are rebuilt in one pass afterwards.
     const triggersOn = await triggersOff(tx);

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Db } from '../db/types';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/database';
 import { computeDashboardStats } from '../stats';
 import { makeTestConfig } from '../testing/deps';
-import { addMonthsUtc, DemoGenerator } from './generate';
+import { addMonthsUtc, COPY_COLUMNS, DemoGenerator } from './generate';
+import { ISR_COPY_COLUMNS } from './isr';
 import { createRng } from './prng';
 import { seedDemoData, type SeedSummary } from '.';
 
@@ -36,6 +38,54 @@ const TABLES = [
 const N = 400;
 const MORNING = new Date('2026-11-20T10:00:00.000Z');
 const EVENING = new Date('2026-11-20T23:30:00.000Z');
+const DAY_MS = 86_400_000;
+
+/**
+ * Columns that schedule the future instead of dating something that happened: the end of the
+ * running billing period, when access ends (a cancelled subscription keeps it until then), and
+ * when ClickBank charges next. Every other instant the seed writes is at or before its `now`.
+ */
+const SCHEDULED_COLUMNS = new Set([
+  'subscriptions.current_period_end',
+  'subscriptions.ends_at',
+  'members.expires_at',
+  'clickbank_orders.next_payment_at',
+]);
+
+/**
+ * 'table.column (n rows)' for every timestamp or date column of the schema holding a value after
+ * `now`, scheduled columns aside. schema_migrations is left out: migrate() stamps it with the wall
+ * clock, and the seed never writes it.
+ */
+async function datedAfter(db: Db, now: Date): Promise<string[]> {
+  const columns = await db.query<{ table_name: string; column_name: string; data_type: string }>(
+    `SELECT c.table_name, c.column_name, c.data_type
+       FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+        AND c.data_type IN ('timestamp with time zone', 'timestamp without time zone', 'date')
+        AND c.table_name <> 'schema_migrations'
+      ORDER BY 1, 2`,
+  );
+  expect(columns.rows.length).toBeGreaterThan(20);
+  const late: string[] = [];
+  for (const { table_name: table, column_name: column, data_type: type } of columns.rows) {
+    if (SCHEDULED_COLUMNS.has(`${table}.${column}`)) continue;
+    const bound =
+      type === 'date'
+        ? `($1::timestamptz AT TIME ZONE 'UTC')::date`
+        : type === 'timestamp without time zone'
+          ? `($1::timestamptz AT TIME ZONE 'UTC')`
+          : '$1::timestamptz';
+    const r = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${table} WHERE ${column} > ${bound}`,
+      [now.toISOString()],
+    );
+    const n = r.rows[0]?.n ?? 0;
+    if (n > 0) late.push(`${table}.${column} (${n} rows)`);
+  }
+  return late;
+}
 
 let db: Db;
 let summary: SeedSummary;
@@ -64,12 +114,17 @@ afterAll(async () => {
 });
 
 describe('seedDemoData determinism', () => {
-  it('gives byte-identical data for the same seed and UTC day, different data for another seed', async () => {
+  // The seeding moment is the data's horizon, so a later moment of the same UTC day is other data
+  // (more of the day has happened): determinism is per seed and moment, not per day.
+  it('gives byte-identical data for the same seed and moment, different data for a later moment or another seed', async () => {
     await seedDemoData(db, { customers: N, seed: 7, now: MORNING });
     const first = await checksum();
     await wipe();
-    await seedDemoData(db, { customers: N, seed: 7, now: EVENING });
+    await seedDemoData(db, { customers: N, seed: 7, now: MORNING });
     expect(await checksum()).toBe(first);
+    await wipe();
+    await seedDemoData(db, { customers: N, seed: 7, now: EVENING });
+    expect(await checksum()).not.toBe(first);
     await wipe();
     await seedDemoData(db, { customers: N, seed: 8, now: MORNING });
     const other = await checksum();
@@ -82,16 +137,12 @@ describe('seedDemoData determinism', () => {
     expect(await checksum()).toBe(first);
   }, 120_000);
 
-  it('generator output is a pure function of seed and anchor day', () => {
-    const anchorDayMs = Date.UTC(2026, 10, 20);
-    const a = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs }).batch(50);
-    const b = new DemoGenerator({ customers: 50, seed: 3, anchorDayMs }).batch(50);
+  it('generator output is a pure function of seed and seeding moment', () => {
+    const nowMs = MORNING.getTime();
+    const a = new DemoGenerator({ customers: 50, seed: 3, nowMs }).batch(50);
+    const b = new DemoGenerator({ customers: 50, seed: 3, nowMs }).batch(50);
     expect(b).toEqual(a);
-    const c = new DemoGenerator({
-      customers: 50,
-      seed: 3,
-      anchorDayMs: anchorDayMs + 86_400_000,
-    }).batch(50);
+    const c = new DemoGenerator({ customers: 50, seed: 3, nowMs: nowMs + DAY_MS }).batch(50);
     expect(c.subscriptions).not.toBe(a.subscriptions);
   });
 });
@@ -255,9 +306,9 @@ describe('seeded data', () => {
       ),
     ).toBe(0);
     expect(
-      await count(
-        "SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at >= '2026-11-21T00:00:00Z'",
-      ),
+      await count('SELECT count(*)::int AS n FROM subscription_events WHERE occurred_at > $1', [
+        MORNING.toISOString(),
+      ]),
     ).toBe(0);
     expect(
       await count(
@@ -361,9 +412,9 @@ describe('seeded data', () => {
       ),
     ).toBe(0);
     expect(
-      await count(
-        "SELECT count(*)::int AS n FROM isr_events WHERE created_at >= '2026-11-21T00:00:00Z'",
-      ),
+      await count('SELECT count(*)::int AS n FROM isr_events WHERE created_at > $1', [
+        MORNING.toISOString(),
+      ]),
     ).toBe(0);
   });
 
@@ -450,6 +501,59 @@ describe('seeded data', () => {
     expect(await count('SELECT count(*)::int AS n FROM logs WHERE context IS NULL')).toBe(0);
   });
 
+  it('dates nothing after the seeding moment: no event, order, ISR event, log or row update', async () => {
+    expect(await datedAfter(db, MORNING)).toEqual([]);
+    // The provider documents the rows carry date the same history.
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM subscriptions
+          WHERE provider = 'lemonsqueezy'
+            AND ((payload #>> '{attributes,created_at}')::timestamptz > $1
+              OR (payload #>> '{attributes,updated_at}')::timestamptz > $1
+              OR (payload #>> '{attributes,first_subscription_item,updated_at}')::timestamptz > $1)`,
+        [MORNING.toISOString()],
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM clickbank_orders
+          WHERE (raw_json ->> 'transactionTime')::timestamptz > $1`,
+        [MORNING.toISOString()],
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM isr_events WHERE (raw ->> 'tracked_at')::timestamptz > $1`,
+        [MORNING.toISOString()],
+      ),
+    ).toBe(0);
+    // Today's activity happened before now, and the newest log line is not from later today.
+    const newest = await db.query<{ ts: Date }>('SELECT max(ts) AS ts FROM logs');
+    expect(new Date(newest.rows[0]?.ts ?? 0).getTime()).toBeLessThanOrEqual(MORNING.getTime());
+    expect(new Date(newest.rows[0]?.ts ?? 0).getTime()).toBeGreaterThan(MORNING.getTime() - DAY_MS);
+  });
+
+  it('schedules only what lies ahead: a future end is a cancelled subscription keeping access', async () => {
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM subscriptions WHERE ends_at > $1 AND status <> 'cancelled'",
+        [MORNING.toISOString()],
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM subscriptions WHERE status IN ('expired', 'unpaid') AND ends_at > $1",
+        [MORNING.toISOString()],
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM subscriptions WHERE status = 'active' AND current_period_end <= $1",
+        [MORNING.toISOString()],
+      ),
+    ).toBe(0);
+  });
+
   it('refuses to seed a database that already has customers, writing nothing', async () => {
     const before = await checksum();
     await expect(seedDemoData(db, { customers: 5, seed: 1, now: MORNING })).rejects.toThrow(
@@ -464,6 +568,71 @@ describe('seeded data', () => {
     );
     expect(r.rows[0]?.id).toBe(N + 1);
     await db.query("DELETE FROM customers WHERE email = 'new.customer@example.com'");
+  });
+});
+
+describe('seeding horizon', () => {
+  it('seeded half a minute after midnight, today still has a sale, a renewal and a cancellation, all before now', async () => {
+    const now = new Date('2026-11-20T00:00:30.000Z');
+    await wipe();
+    await seedDemoData(db, { customers: 120, seed: 9, now });
+    expect(await datedAfter(db, now)).toEqual([]);
+    const today = await db.query<{ type: string; n: number }>(
+      `SELECT type, count(*)::int AS n FROM subscription_events
+        WHERE occurred_at >= '2026-11-20T00:00:00Z' GROUP BY type ORDER BY type`,
+    );
+    expect(today.rows.map((r) => r.type)).toEqual(
+      expect.arrayContaining(['cancellation', 'new', 'renewal']),
+    );
+    const stats = await computeDashboardStats(db, await makeTestConfig(), now);
+    expect(stats.newToday).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('the generator dates nothing that happened after any seeding moment', () => {
+    const tables: Array<[keyof ReturnType<DemoGenerator['batch']>, string, string]> = [
+      ['customers', 'customers', COPY_COLUMNS.customers],
+      ['subscriptions', 'subscriptions', COPY_COLUMNS.subscriptions],
+      ['members', 'members', COPY_COLUMNS.members],
+      ['events', 'subscription_events', COPY_COLUMNS.events],
+      ['clickbankOrders', 'clickbank_orders', COPY_COLUMNS.clickbankOrders],
+      ['isr', 'isr_events', ISR_COPY_COLUMNS],
+    ];
+    const instant = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+    fc.assert(
+      fc.property(
+        // Any moment of 2026, with extra weight on the edges of a UTC day.
+        fc.oneof(
+          fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2027, 0, 1) }),
+          fc
+            .tuple(fc.integer({ min: 0, max: 364 }), fc.integer({ min: -5_000, max: 5_000 }))
+            .map(([day, offsetMs]) => Date.UTC(2026, 0, 1) + day * DAY_MS + offsetMs),
+        ),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        (nowMs, seed) => {
+          const gen = new DemoGenerator({ customers: 30, seed, nowMs });
+          const batch = gen.batch(30);
+          const late: string[] = [];
+          for (const [key, table, columnList] of tables) {
+            const columns = columnList.split(', ');
+            const text = batch[key];
+            if (typeof text !== 'string') continue;
+            for (const line of text.split('\n').filter(Boolean)) {
+              line.split('\t').forEach((field, i) => {
+                const column = `${table}.${columns[i]}`;
+                if (SCHEDULED_COLUMNS.has(column) || !instant.test(field)) return;
+                if (Date.parse(field) > nowMs) late.push(`${column} ${field}`);
+              });
+            }
+          }
+          for (const line of gen.logs(50).text.split('\n').filter(Boolean)) {
+            const ts = line.split('\t')[0] ?? '';
+            if (Date.parse(ts) > nowMs) late.push(`logs.ts ${ts}`);
+          }
+          expect(late, new Date(nowMs).toISOString()).toEqual([]);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
