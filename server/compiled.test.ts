@@ -1,5 +1,5 @@
 /**
- * The compiled server (issue 10 "Delivery": no TypeScript runner at run time): builds it with
+ * The compiled server (production runs without a TypeScript runner): builds it with
  * scripts/build-server.mjs into a throw-away folder, runs it with plain `node`, and checks that it
  * applies the copied migrations, answers the API, serves the console, and stops cleanly.
  */

@@ -56,7 +56,7 @@ describe('loadConfig defaults', () => {
       statsCacheS: 15,
       outbox: { maxAttempts: 12, pollMs: 5000, waitMs: 2000 },
       expirationIntervalS: 300,
-      // Issue 10: loopback demo by default, with loopback-appropriate cookie and HSTS settings.
+      // Loopback demo by default, with loopback-appropriate cookie and HSTS settings.
       host: '127.0.0.1',
       demoMode: true,
       sessionIdleS: 1800,
@@ -73,7 +73,7 @@ describe('loadConfig defaults', () => {
     expect(await verifyPassword('admin', config.adminPasswordHash)).toBe(true);
   });
 
-  it('reads the forum outbox and scheduler settings (issue 9); 0 turns the scheduler off', async () => {
+  it('reads the forum outbox and scheduler settings; 0 turns the scheduler off', async () => {
     const config = await loadConfig({
       DATA_DIR: 'memory',
       OUTBOX_MAX_ATTEMPTS: '3',

@@ -82,7 +82,7 @@ export interface ServerConfig {
   pingTimeoutMs?: number;
   /**
    * Interface to listen on (HOST, default '127.0.0.1'). On a non-loopback address the server
-   * refuses to start in demo mode or with a weak password (issue 10 item 1).
+   * refuses to start in demo mode or with a weak password.
    */
   host?: string;
   /**
@@ -122,7 +122,7 @@ export interface ServerConfig {
   /** Open event streams allowed per server instance (STREAM_MAX_TOTAL, default 200). */
   streamMaxTotal?: number;
   /**
-   * Forum outbox (issue 9): OUTBOX_MAX_ATTEMPTS (default 12) counted attempts before a job fails,
+   * Forum outbox: OUTBOX_MAX_ATTEMPTS (default 12) counted attempts before a job fails,
    * OUTBOX_POLL_MS (default 5000) the worker's fallback poll, OUTBOX_WAIT_MS (default 2000) how
    * long an action waits for its forum job before answering `discourse:{queued:true,…}`.
    */

@@ -18,7 +18,7 @@ import { makeTestConfig, makeTestDeps, TEST_ADMIN_EMAIL } from './testing/deps';
 import { createOncePerWindow } from './auth/routes';
 import { pino } from 'pino';
 
-/** Issue 8 log hygiene: truncation, the bounded queue, retention and the sign-in rows. */
+/** Log hygiene: truncation, the bounded queue, retention and the sign-in rows. */
 const T0 = new Date('2026-11-20T09:00:00.000Z');
 let db: Db;
 let config: ServerConfig;

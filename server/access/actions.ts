@@ -12,7 +12,7 @@
  * - revoke_on_date   → active, `date` (must be in the future; use revoke_now for "now").
  * revoke_deferred and revoke_on_date on a cancelled user answer 409: they would re-open access.
  *
- * The member row, an info row in `logs` and the forum job (issue 9 outbox: grant and
+ * The member row, an info row in `logs` and the forum job in the outbox (grant and
  * grant_on_date → a grant job, revoke_now → a revoke job) are written in ONE transaction, so the
  * forum can neither miss a committed change nor see a rolled-back one. The job is written after
  * the member row's update, whose row lock orders concurrent changes of one user, so job ids follow
@@ -143,7 +143,7 @@ export async function applyAccessAction(
       previous: { mg_status: member.mg_status, expires_at: iso(member.expires_at) },
       ...(opts.actor ? { actor: opts.actor } : {}),
     });
-    // Forum job and live event in the same transaction (issue 9): grants and revoke_now take
+    // Forum job and live event in the same transaction: grants and revoke_now take
     // effect now; scheduled revocations write theirs when the expiration applies them.
     const forumAction =
       kind === 'grant' || kind === 'grant_on_date'

@@ -4,7 +4,7 @@
  * expires_at has arrived (expires_at ≤ now) are set to cancelled.
  *
  * A dry run only lists them. A real run updates them and writes one 'access.expired' info row and
- * one forum revoke job per user (issue 9 outbox) in ONE transaction (re-checking the condition, so
+ * one forum revoke job per user in ONE transaction (re-checking the condition, so
  * a concurrent grant is not undone). That transaction first takes the database-wide advisory lock
  * EXPIRATION_LOCK_KEY (pg_try_advisory_xact_lock), so two runs never overlap across server
  * instances: the second is refused with 409. After the commit, when Discourse is configured, it
@@ -118,7 +118,7 @@ export async function runExpiration(
         [now, rows.map((x) => x.email), rows.map((x) => x.expires_at.toISOString())],
       );
     }
-    // One access.revoked live event per member, in this transaction (issue 9).
+    // One access.revoked live event per member, in this transaction.
     for (const row of rows) await emitAccessEvent(tx, 'access.revoked', row.email, now);
     const jobIds = await enqueueForumJobs(
       tx,

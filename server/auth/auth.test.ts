@@ -92,7 +92,7 @@ describe('POST /auth/login (§8 login codes)', () => {
       url: 'https://console.example.com/api/admin/auth/login',
     });
     expect(direct.headers.getSetCookie()[0]).toContain('Secure');
-    // X-Forwarded-Proto is client-controlled: it no longer decides (issue 10 item 8).
+    // X-Forwarded-Proto is client-controlled: it no longer decides.
     const proxied = await login(app(), creds, { headers: { 'x-forwarded-proto': 'https' } });
     expect(proxied.headers.getSetCookie()[0]).not.toContain('Secure');
     const forcedOn = await login(app({ config: { ...config, cookieSecure: true } }), creds);
@@ -252,7 +252,7 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
     expect(stats.status).toBe(200);
   });
 
-  it('accepts the session cookie only for the event stream (issue 10 item 4, CSRF)', async () => {
+  it('accepts the session cookie only for the event stream (CSRF)', async () => {
     const a = app();
     const token = await tokenFor(a);
     const cookie = `other=1; mg_admin_session=${token}`;

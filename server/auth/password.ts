@@ -1,7 +1,7 @@
 /**
  * Admin password hashing with node:crypto scrypt. Format: 'scrypt$N$r$p$saltB64$hashB64'
  * (ServerConfig.adminPasswordHash). Verification is constant-time. Default cost N=2^17, r=8, p=1
- * (128 MiB, OWASP's scrypt minimum; issue 10 item 3); a supplied ADMIN_PASSWORD_HASH below that
+ * (128 MiB, OWASP's scrypt minimum); a supplied ADMIN_PASSWORD_HASH below that
  * cost is refused at start-up (isStrongPasswordHash).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';

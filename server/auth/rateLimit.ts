@@ -1,5 +1,5 @@
 /**
- * Sign-in limiting (issue 10 item 3): a sliding-window counter per key in a bounded LRU, used
+ * Sign-in limiting: a sliding-window counter per key in a bounded LRU, used
  * per client address and per account (email), and a small semaphore capping concurrent password
  * checks (scrypt is CPU- and memory-heavy).
  *

@@ -1,6 +1,6 @@
 /**
  * Sign-in, sign-out, who-am-I and the authentication middleware (specification §7 auth calls,
- * §8 login codes; CONTRACT.md "Authentication"; docs/api.md "Auth"; issue 10 items 2–4).
+ * §8 login codes; CONTRACT.md "Authentication"; docs/api.md "Auth").
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -54,7 +54,7 @@ function unauthorized(code: 'NO_TOKEN' | 'INVALID_JWT'): ApiError {
 }
 
 /**
- * The client address used for rate limiting and logs (issue 10 item 3). With `trustedHops` = 0
+ * The client address used for rate limiting and logs. With `trustedHops` = 0
  * (default) it is the socket's remote address and X-Forwarded-For is ignored. With n > 0 reverse
  * proxies in front, each appending the address it saw to X-Forwarded-For, it is the n-th entry
  * from the RIGHT (the one the outermost trusted proxy wrote); entries further left are
@@ -97,7 +97,8 @@ export const EVENT_STREAM_PATH = '/events/stream';
  * Verifies the request's session at `deps.now()` with every check of authenticateToken; returns
  * the session or throws the 401 ApiError with code NO_TOKEN ('Please sign in.') or INVALID_JWT
  * ('Your session has expired. Please sign in again.') (§8). Only the Bearer header counts, unless
- * `allowCookie` (the event stream and logout: issue 10 item 4, CSRF).
+ * `allowCookie` (the event stream, which EventSource cannot give a header, and logout): a browser
+ * sends the cookie with cross-site requests too, so no other route may accept it (CSRF).
  */
 export async function authenticate(
   c: Context,

@@ -1,5 +1,5 @@
 /**
- * Admin sessions (issue 10 item 2; CONTRACT.md "Authentication", docs/api.md "Auth"): HS256 JWTs
+ * Admin sessions (CONTRACT.md "Authentication", docs/api.md "Auth"): HS256 JWTs
  * (jose) that name a server-side session row of `admin_sessions` (migration 009) in their `sid`
  * claim. A token is accepted only while its signature, issuer, audience and `exp` hold, its `sub`
  * is the configured admin email, and its session row exists, is not revoked, is not past its
@@ -132,7 +132,7 @@ interface SessionRow {
 const ms = (value: Date | string) => new Date(value).getTime();
 
 /**
- * Performs EVERY check of a session token at `deps.now()` (issue 10 item 2): the token's
+ * Performs EVERY check of a session token at `deps.now()`: the token's
  * signature, iss, aud, exp, `sub` = config.adminEmail, and its session row: present, not
  * revoked, not past expires_at, not idle longer than config.sessionIdleS (default 1800 s), and
  * created under the current admin password. Returns the session, or null when any check fails

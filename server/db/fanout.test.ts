@@ -1,6 +1,5 @@
 /**
- * Live events fan out across server instances through LISTEN/NOTIFY (issue 9 item 5, issue 10
- * item 6). On PostgreSQL (TEST_DATABASE_URL) the two "instances" are two Db objects with their own
+ * Live events fan out across server instances through LISTEN/NOTIFY. On PostgreSQL (TEST_DATABASE_URL) the two "instances" are two Db objects with their own
  * pools and LISTEN connections over one database; on PGlite (one process, one connection) they are
  * two AppDeps sharing one Db, which is all the embedded database can be.
  */

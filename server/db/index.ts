@@ -24,7 +24,7 @@ const extensions = { pg_trgm };
  * Planner settings of the embedded database. PGlite reads its pages from memory (or the OS file
  * cache), so a random page read costs about as much as a sequential one: the default
  * random_page_cost of 4 (spinning disks) makes the planner prefer a whole-table scan plus hash
- * join over a few thousand index probes, e.g. for the Users email substring filter (issue 11).
+ * join over a few thousand index probes, e.g. for the Users email substring filter.
  * 1.1 is the usual setting for SSD or memory-resident PostgreSQL.
  */
 export const PLANNER_SETTINGS = 'SET random_page_cost = 1.1';

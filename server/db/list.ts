@@ -1,5 +1,5 @@
 /**
- * Server list plumbing (issue 6): one WHERE builder and one paged-list query shared by every
+ * Server list plumbing: one WHERE builder and one paged-list query shared by every
  * server-paged list (GET /users, GET /subscriptions; next /logs and /isr-events).
  *
  * How to use it (a list over table `t` with rows hydrated from `t` and friends):

@@ -1,5 +1,5 @@
 /**
- * Run-once locks that hold across server instances (issue 10 item 6): a job that must not run
+ * Run-once locks that hold across server instances: a job that must not run
  * twice at once "per database" takes one of these, not an in-process flag.
  *
  * - PostgreSQL (a pool, possibly several instances): a transaction-scoped advisory lock

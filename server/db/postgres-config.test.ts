@@ -1,6 +1,5 @@
 /**
- * DATABASE_URL configuration and the answers of a PostgreSQL that cannot be reached (issue 10
- * item 6). Needs no PostgreSQL server: the unreachable one is a closed local port.
+ * DATABASE_URL configuration and the answers of a PostgreSQL that cannot be reached. Needs no PostgreSQL server: the unreachable one is a closed local port.
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `Db` over a real PostgreSQL server (DATABASE_URL) through a node-postgres `Pool` (issue 10 item 6).
+ * `Db` over a real PostgreSQL server (DATABASE_URL) through a node-postgres `Pool`.
  *
  * - Values are mapped exactly as the embedded PGlite maps them (see ./types): int2/int4/int8/oid
  *   and float → number (int8 beyond ±2^53 → bigint, as PGlite), numeric → string, date → Date at

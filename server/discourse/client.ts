@@ -81,7 +81,7 @@ export class DiscourseClient {
   }
 
   /**
-   * Takes forum access away from `email` (§2 revoke; issue 9): withdraws the address's pending
+   * Takes forum access away from `email` (§2 revoke): withdraws the address's pending
    * invites, then removes the account from the configured group → {ok:true, status,
    * invites_removed?} (invites_removed present when at least one invite was deleted); no account
    * and no invite → {skipped:true, reason:'No forum account'}; failures → {ok:false, …}.

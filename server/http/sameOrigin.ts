@@ -1,5 +1,5 @@
 /**
- * Cross-site request refusal for the admin API (issue 10 item 4, CSRF). Mounted under the API
+ * Cross-site request refusal for the admin API (CSRF). Mounted under the API
  * prefix only: provider webhooks (/webhooks/*, at the server root) are server-to-server calls
  * authenticated by their signatures and are not affected.
  *

@@ -30,7 +30,7 @@ async function liveEvents() {
 const app = () => testApp(testDeps(db, NOW), [usersRoutes]);
 const at = NOW.toISOString();
 
-describe('access actions emit live events in their transaction (issue 9)', () => {
+describe('access actions emit live events in their transaction', () => {
   it('grant and grant_on_date emit access.granted with the member subscription provider', async () => {
     expect(
       (await call(app(), 'POST', '/users/actions/grant', { email: 'carol@sample.org' })).status,

@@ -1,5 +1,5 @@
 /**
- * Live events of forum access changes (issue 9 item 5; CONTRACT.md "Live events"):
+ * Live events of forum access changes (CONTRACT.md "Live events"):
  * `access.granted` when a grant takes effect, `access.revoked` when access actually ends
  * (revoke_now, or the expiration of a dated/deferred revocation). A scheduled revocation emits
  * nothing when it is scheduled — the member keeps access — but `access.revoked` when it applies.
@@ -56,7 +56,7 @@ export interface AccessChange {
 }
 
 /**
- * The two writes of every access change that takes effect now (issue 9), in the caller's
+ * The two writes of every access change that takes effect now, in the caller's
  * transaction: its forum job (enqueueForumJob) and its live event (access.granted /
  * access.revoked) → the job's id. Scheduled revocations call it when they apply, not when set.
  */

@@ -1,5 +1,5 @@
 /**
- * Emitting live events (issue 9; CONTRACT.md "Live events"): a row in `live_events` (kept a day
+ * Emitting live events (CONTRACT.md "Live events"): a row in `live_events` (kept a day
  * for Last-Event-ID replay) plus `NOTIFY live_events` carrying the message, both inside the
  * caller's transaction, so an event reaches the streams of every server instance exactly when
  * (and only if) the change that caused it commits.

@@ -1,5 +1,5 @@
 /**
- * The in-process fan-out of live events (issue 9 item 5; CONTRACT.md "Live events"): ONE
+ * The in-process fan-out of live events (CONTRACT.md "Live events"): ONE
  * `LISTEN live_events` per hub (one hub per server process) feeding every open event stream of
  * that process. Because the events travel through the database's NOTIFY, every server instance
  * over one PostgreSQL delivers every event, whichever instance committed it.

@@ -1,5 +1,5 @@
 /**
- * GET {prefix}/events/stream — the live event stream of the console (issue 9 item 5; CONTRACT.md
+ * GET {prefix}/events/stream — the live event stream of the console (CONTRACT.md
  * "Live events" and "Authentication"; specification §7 GET /api/admin/events/stream; docs/api.md
  * "Live event stream").
  *
@@ -39,7 +39,7 @@ export const STREAM_MAX_TOTAL = 200;
 export const STREAM_REPLAY_LIMIT = 1_000;
 /** Frames a stream may have queued for a slow client before it is ended (the client then replays). */
 export const STREAM_QUEUE_LIMIT = 256;
-/** live_events rows are kept this long (ms) for replay: a day (issue 9 item 5). */
+/** live_events rows are kept this long (ms) for replay: a day. */
 export const LIVE_EVENT_RETENTION_MS = 86_400_000;
 /** How often the server deletes expired live_events rows (ms). */
 export const LIVE_EVENT_PRUNE_INTERVAL_MS = 15 * 60_000;

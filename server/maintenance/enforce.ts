@@ -1,5 +1,5 @@
 /**
- * POST /maintenance/enforce-now {email} (specification §7; issue 8): applies one user's due access
+ * POST /maintenance/enforce-now {email} (specification §7): applies one user's due access
  * state now, without waiting for the expiration run.
  *
  * - Access: a member still active whose expires_at has arrived (≤ now) is set to cancelled, with
@@ -7,7 +7,7 @@
  *   as the expiration run. Any other member keeps its state.
  * - Forum: the member's resulting state is pushed to the forum — a revoke job when cancelled, a
  *   grant job when active (scheduled members keep access until their date) — written in the same
- *   transaction (issue 9 outbox) and run by the forum worker. The answer waits briefly for it
+ *   transaction and run by the forum worker. The answer waits briefly for it
  *   (server/outbox/answer.ts): the job's outcome, or `{queued:true, …}`. Forum failures are
  *   retried by the worker and logged as warn rows, never rolled back.
  *
@@ -69,7 +69,7 @@ export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceR
       mg_status: 'cancelled',
       expires_at: iso(member.expires_at),
     });
-    // Access ended now: its forum job and live event in this transaction (issue 9).
+    // Access ended now: its forum job and live event in this transaction.
     const jobId = await recordAccessChange(tx, {
       email,
       action: 'revoke',

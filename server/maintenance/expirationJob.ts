@@ -1,6 +1,6 @@
 /**
  * The expiration run as a job (specification §2 Maintenance "Expire cancelled access", §4
- * "Only one action runs at a time"; issue 8 "Expiration apply"):
+ * "Only one action runs at a time"):
  *
  * - a real run (dryRun false) cannot run twice at once, per database — also across several server
  *   instances over one PostgreSQL: a second start while one runs is refused with 409

@@ -1,5 +1,5 @@
 /**
- * The real expiration run is unique per database, across server instances (issue 10 item 6): the
+ * The real expiration run is unique per database, across server instances: the
  * lock is a database lock (server/db/lock.ts), so instance B is refused while instance A runs.
  * On PostgreSQL (TEST_DATABASE_URL) A and B are two pools over one database; on PGlite they share
  * the one Db, as two AppDeps in one process.

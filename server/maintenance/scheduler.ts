@@ -1,5 +1,5 @@
 /**
- * The expiration scheduler (issue 9 "A scheduler applies due revocations"): every
+ * The expiration scheduler: every
  * EXPIRATION_INTERVAL_S seconds (default 300; 0 disables it) it runs the real expiration job with
  * trigger 'scheduler', so dated (grant until / revoke on a date) and deferred (revoke at renewal)
  * revocations take effect on time, and their forum revoke jobs are written in the same transaction.

@@ -1,6 +1,6 @@
 /**
  * The forum part of an action's answer (specification §3 "Action response" discourse object, §8
- * action messages; issue 9 "An action's answer still reports its forum outcome"): after its
+ * action messages): after its
  * transaction commits, an action waits briefly (OUTBOX_WAIT_MS, default 2000 ms) for the worker
  * to run its forum job once, then answers
  * - the job's outcome when it finished (done or failed) — the same objects as before the outbox:

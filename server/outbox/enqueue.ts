@@ -1,5 +1,5 @@
 /**
- * Writing forum jobs (issue 9 "Forum sync through an outbox"): every access change writes its
+ * Writing forum jobs: every access change writes its
  * Discourse job in the same transaction as the change, so the forum can never miss a committed
  * change nor see one that rolled back. `NOTIFY forum_outbox` wakes the worker at commit.
  */

@@ -1,5 +1,5 @@
 /**
- * The forum outbox end to end (issue 9 "Forum sync through an outbox"): jobs written with the
+ * The forum outbox end to end: jobs written with the
  * access change, a worker that retries 5xx/time-outs with back-off and honours a 429's
  * wait_seconds exactly, per-email order also with two workers, leases, nothing lost across a
  * restart, pending invites withdrawn on revoke, the expiration scheduler, and the /status

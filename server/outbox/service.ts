@@ -1,5 +1,5 @@
 /**
- * Starts the background side of issue 9's forum sync for one server instance: the forum worker
+ * Starts the background side of the forum sync for one server instance: the forum worker
  * (server/outbox/worker.ts), the expiration scheduler (server/maintenance/scheduler.ts) and the
  * outbox retention (finished jobs are deleted after FORUM_OUTBOX_KEEP_DONE_DAYS days when done,
  * FORUM_OUTBOX_KEEP_FAILED_DAYS when failed; checked at start and then hourly). main.ts starts it

@@ -1,5 +1,5 @@
 /**
- * The forum outbox's backlog and failures for GET /status and GET /maintenance/diag (issue 9):
+ * The forum outbox's backlog and failures for GET /status and GET /maintenance/diag:
  * how many jobs are pending, how old the oldest is, how many failed, and the last error.
  */
 import type { Queryable } from '../db/types';

@@ -1,5 +1,5 @@
 /**
- * The forum worker (issue 9 "Forum sync through an outbox"): runs the jobs that every access
+ * The forum worker: runs the jobs that every access
  * change writes into `forum_outbox` (server/outbox/enqueue.ts) against Discourse.
  *
  * Guarantees, also with several server instances over one PostgreSQL database:

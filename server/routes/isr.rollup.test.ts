@@ -1,5 +1,5 @@
 /**
- * Issue 7 "results unchanged": GET /isr-metrics/summary, /daily and /affiliates read whole UTC
+ * GET /isr-metrics/summary, /daily and /affiliates read whole UTC
  * days from the daily roll-ups of migration 006 (isr_daily, isr_daily_affiliate) and partial edge
  * days from raw rows. Their answers must equal the raw-row answers for any range — whole days,
  * partial days, open ends, offsets — and stay equal after inserts, updates and deletes of

@@ -1,5 +1,5 @@
 /**
- * Issue 11 "results unchanged": the optimised list queries (server/db/list.ts pagedList — page ids
+ * The optimised list queries (server/db/list.ts pagedList — page ids
  * first, MATERIALIZED filter CTE, row_counts totals, the Users union page for subscription sorts)
  * answer exactly what a straightforward reference query answers — rows, order, total and
  * totalPages — for every sort key in both directions, with and without filters, on the first,

@@ -80,7 +80,7 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
     return c.json(await runExpirationJob(deps, { dryRun: true }));
   });
   r.post('/maintenance/run-expiration', async (c) => {
-    // A body-less or dryRun-less POST applies nothing (issue 8): the body must say {dryRun: false}.
+    // A body-less or dryRun-less POST applies nothing: the body must say {dryRun: false}.
     const body = await parseJsonBody(c, expirationRunBody);
     return c.json(await runExpirationJob(deps, { dryRun: body.dryRun, trigger: 'console' }));
   });

@@ -1,7 +1,7 @@
 /**
  * GET /stats (dashboard, specification §2/§3 Stats) and GET /status (maintenance admin stats,
  * §3; CONTRACT.md), behind authentication. Figures are computed in server/stats and reused for
- * up to STATS_CACHE_S seconds until a change commits (server/stats/cache.ts; issue 10).
+ * up to STATS_CACHE_S seconds until a change commits (server/stats/cache.ts).
  */
 import { Hono } from 'hono';
 import type { AppDeps } from '../context';

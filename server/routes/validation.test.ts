@@ -1,6 +1,6 @@
 /**
  * Every list query and action body is validated by a zod schema before anything reaches the
- * database (issue 6): bad input answers 400 `{error:'bad_request', message, issues:[{path, message}]}`
+ * database: bad input answers 400 `{error:'bad_request', message, issues:[{path, message}]}`
  * (docs/api.md "Errors") and writes nothing.
  */
 import type { Db } from '../db/types';

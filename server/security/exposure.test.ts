@@ -1,5 +1,5 @@
 /**
- * Security suite, safe defaults and hygiene (issue 10 items 1, 3, 8): loopback by default; a
+ * Security suite, safe defaults and hygiene: loopback by default; a
  * non-loopback HOST refuses demo mode and weak passwords before listening (loadConfig, startServer
  * and the real entry point, which exits non-zero); demo data only in demo mode; weak supplied
  * hashes refused; DATA_DIR 0700 and the secret file 0600; ADMIN_PASSWORD removed from the

@@ -1,5 +1,5 @@
 /**
- * Security suite, sign-in limiting (issue 10 items 3, 8, 9): a parallel burst is limited because
+ * Security suite, sign-in limiting: a parallel burst is limited because
  * attempts are reserved before the password is verified; per client and per account; the client
  * is read from a configured number of trusted proxy hops; the LRU stays bounded; saturated
  * password checks answer 429, never 5xx; the sign-in body is capped at 4 KiB.

@@ -1,5 +1,5 @@
 /**
- * Security suite, sessions and CSRF (issue 10 items 2, 4, 8, 9): logout revokes (bearer and
+ * Security suite, sessions and CSRF: logout revokes (bearer and
  * cookie, on every instance over the database); a password change ends every session; a tampered
  * `sub` is refused; the idle time-out holds; cross-site unsafe requests and cookie-only POSTs are
  * refused with nothing applied; authentication comes before body parsing; HSTS is configurable.

@@ -1,5 +1,5 @@
 /**
- * Security suite, path traversal (issue 10 item 9): no path under /admin/* — encoded `../`,
+ * Security suite, path traversal: no path under /admin/* — encoded `../`,
  * `%2e%2e`, double encoding, backslashes, null bytes — ever serves a file outside STATIC_DIR,
  * in process (app.fetch) and over a real socket (where the raw path reaches the server as sent).
  */

@@ -218,7 +218,7 @@ export async function seedDemoData(
   // Fresh planner statistics, hint bits and visibility map for the bulk-loaded tables (what
   // autovacuum would do later on a server PostgreSQL): without them, index-only scans visit the
   // heap and every row read checks its inserting transaction — list pages at 100k customers are
-  // several times slower until then (issue 11). Outside the transaction: VACUUM cannot run in one.
+  // several times slower until then. Outside the transaction: VACUUM cannot run in one.
   await db.exec(`VACUUM ANALYZE ${VACUUMED_TABLES.join(', ')}`);
   // The bulk load emits no live event: drop any cached dashboard figures (server/stats/cache.ts).
   await invalidateStatsCache({ db });

@@ -2,7 +2,7 @@
  * Integrated sales tracking (ISR) rows of the demo seed: one isr_events row per payment the
  * simulation made (the initial sale, every rebill) and one per refund (negative amount), for both
  * providers, so the ISR figures agree with the seeded ClickBank orders and LemonSqueezy
- * subscriptions (issue #7).
+ * subscriptions.
  *
  * Attribution is decided once per customer at the sale — affiliate and TID (ClickBank, drawn on a
  * long tail by the generator), campaign and referrer — and rebills and refunds inherit the

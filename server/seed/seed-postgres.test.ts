@@ -1,5 +1,5 @@
 /**
- * Seeding and migrating on a real PostgreSQL (issue 10 item 6), PostgreSQL only (TEST_DATABASE_URL):
+ * Seeding and migrating on a real PostgreSQL, PostgreSQL only (TEST_DATABASE_URL):
  * - a plain database owner (no superuser) can migrate and seed: the seed turns the roll-up
  *   triggers off with ALTER TABLE … DISABLE TRIGGER USER instead of session_replication_role,
  *   and gives the same data;

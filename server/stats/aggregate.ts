@@ -1,9 +1,9 @@
 /**
  * The expensive parts of the dashboard figures (GET /stats, GET /status; specification §2
- * Dashboard, §3 Stats and Admin stats) as short statements (issue 10 "Expensive reads").
+ * Dashboard, §3 Stats and Admin stats) as short statements.
  *
- * On the embedded database (PGlite: one connection, statements run one at a time) one 450 ms
- * aggregate made every other request wait for it. Here each figure reads a covering index
+ * On the embedded database (PGlite: one connection, statements run one at a time) one long
+ * aggregate would make every other request wait for it. So each figure reads a covering index
  * (migration 013; index-only scans, never the wide subscription rows) or a roll-up, and the two
  * that must visit every subscription read it in slices of ids (`STATS_SLICE_IDS` per statement),
  * so another request's query waits at most one slice. The figures are exactly those of one
@@ -15,7 +15,7 @@
 import type { Queryable } from '../db/types';
 import { activeAccessCondition, type Cadence } from '../vocabulary';
 
-/** Ids per slice statement: ~10–20 ms of work each on PGlite at 100k customers (bench/server-stats.ts). */
+/** Ids per slice statement: small enough that a slice is a short wait for the request behind it (bench/server-stats.ts). */
 export const STATS_SLICE_IDS = 20_000;
 
 /** Current access of one (currency, cadence): count and Σ amount_cents (null amounts count 0). */

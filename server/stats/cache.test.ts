@@ -1,5 +1,5 @@
 /**
- * The stats cache (server/stats/cache.ts; issue 10 "Expensive reads"): single flight, the
+ * The stats cache (server/stats/cache.ts): single flight, the
  * interval on an injected clock, stale-while-revalidate after expiry, invalidation by a committed
  * live event (not by a rolled-back one) and by invalidateStatsCache, failures never cached, and
  * the routes wired through it.

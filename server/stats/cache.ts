@@ -1,5 +1,5 @@
 /**
- * Cached dashboard figures (issue 10 "Expensive reads"): GET /stats and GET /status are computed
+ * Cached dashboard figures: GET /stats and GET /status are computed
  * at most once per `STATS_CACHE_S` seconds (ServerConfig.statsCacheS, default 15; 0 = no cache)
  * for each database, with single flight (concurrent requests share one computation), and dropped
  * as soon as a committed change can have moved them.

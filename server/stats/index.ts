@@ -49,7 +49,7 @@ export interface AdminStatusBody {
   arr: number | null;
   pending_expire: number | null;
   webhook_dedup_rows: number | null;
-  /** Forum outbox backlog and failures (issue 9; server/outbox/status.ts). */
+  /** Forum outbox backlog and failures (server/outbox/status.ts). */
   forum_pending: number | null;
   forum_oldest_pending_s: number | null;
   forum_failed: number | null;
@@ -90,7 +90,7 @@ export function monthlyRecurringCents(
 
 async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string>): Promise<Core> {
   // Current access per (currency, cadence) and the days left, in short slice statements
-  // (./aggregate.ts, issue 10): the same figures as one statement over every subscription.
+  // (./aggregate.ts): the same figures as one statement over every subscription.
   const access = await activeAccessFigures(db, now);
   let activeMonthly = 0;
   let activeYearly = 0;
@@ -119,7 +119,7 @@ export function utcDayBounds(now: Date): { start: Date; end: Date } {
 }
 
 /**
- * Computes GET /stats (§3 Stats; brief item 4): MRR/ARR (ARR = 12 × MRR) in reporting cents,
+ * Computes GET /stats (§3 Stats): MRR/ARR (ARR = 12 × MRR) in reporting cents,
  * active counts by cadence, scheduled cancellations (members active with a future expires_at),
  * average days remaining, today's new/renewal/cancellation events (UTC day of `now`), customers
  * that ever subscribed, and all-time revenue (new + renewal − refund amounts, converted).

@@ -1,7 +1,6 @@
 /**
- * Issue 10 "results unchanged": the dashboard figures computed in id slices over covering indexes
- * and the metrics roll-up (./aggregate.ts) equal, field for field, what the one-statement
- * computation they replaced answered (server/testing/statsReference.ts), at several instants and
+ * The dashboard figures computed in id slices over covering indexes and the metrics roll-up
+ * (./aggregate.ts) equal, field for field, what one statement per figure over whole tables answers (server/testing/statsReference.ts), at several instants and
  * in two reporting currencies.
  *
  * The dataset is the demo seed plus rows that stress the new paths: ids far apart (many slices,

@@ -76,7 +76,7 @@ export interface FakeInvite {
 }
 
 /**
- * A stateful forum behind the fake (issue 9 outbox tests): accounts by email, the members of the
+ * A stateful forum behind the fake: accounts by email, the members of the
  * access group and the pending invites, answering the calls of server/discourse/client.ts like
  * Discourse does. `faults` are answered first, one per request, in order (e.g. a 429 with
  * `extras.wait_seconds`, a 503), so a test can make the forum fail and then recover. `effects`

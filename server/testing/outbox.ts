@@ -1,5 +1,5 @@
 /**
- * Forum workers for tests (issue 9 outbox): startTestWorker runs a real ForumWorker on `deps`
+ * Forum workers for tests: startTestWorker runs a real ForumWorker on `deps`
  * (NOTIFY wake-ups, fast polling) so that actions answer with their forum outcome as in
  * production; stopTestWorkers (in afterEach) stops every one started. Tests only.
  */

@@ -1,7 +1,7 @@
 /**
- * The dashboard figures as the server computed them before issue 10 (one statement per figure over
- * whole tables, commit 957a29c): the reference that server/stats/stats.equivalence.test.ts
- * compares the sliced, roll-up-based computation with, and the "before" of bench/server-stats.ts.
+ * The dashboard figures computed the straightforward way, one statement per figure over whole
+ * tables: the reference that server/stats/stats.equivalence.test.ts compares the sliced,
+ * roll-up-based computation with, and the baseline of bench/server-stats.ts.
  * Tests and benchmarks only; nothing here is imported by the server.
  */
 import type { Logger } from 'pino';
@@ -93,7 +93,7 @@ async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string
 }
 
 /**
- * Reference GET /stats, as computed before issue 10 (§3 Stats): MRR/ARR (ARR = 12 × MRR) in reporting cents,
+ * Reference GET /stats (§3 Stats): MRR/ARR (ARR = 12 × MRR) in reporting cents,
  * active counts by cadence, scheduled cancellations (members active with a future expires_at),
  * average days remaining, today's new/renewal/cancellation events (UTC day of `now`), customers
  * that ever subscribed, and all-time revenue (new + renewal − refund amounts, converted).
@@ -158,7 +158,7 @@ export async function referenceDashboardStats(
 }
 
 /**
- * Reference GET /status, as computed before issue 10 (§3 Admin stats): the same active figures as /stats plus pending_expire
+ * Reference GET /status (§3 Admin stats): the same active figures as /stats plus pending_expire
  * (members active whose expires_at has passed) and webhook_dedup_rows. When the database fails it
  * answers db_ok false with every figure null instead of throwing.
  */
@@ -187,7 +187,7 @@ export async function referenceAdminStatus(
       arr: 12 * c.mrrCents,
       pending_expire: pending.rows[0]?.n ?? 0,
       webhook_dedup_rows: dedup.rows[0]?.n ?? 0,
-      // The forum outbox figures (issue 9) are computed once, by the same function as /status.
+      // The forum outbox figures are computed once, by the same function as /status.
       ...(await forumOutboxStatus(db, now)),
     };
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * The provider webhooks (issue 9; CONTRACT.md "Provider webhooks"), mounted by server/app.ts at the
+ * The provider webhooks (CONTRACT.md "Provider webhooks"), mounted by server/app.ts at the
  * server root — outside the admin prefix, without a session: POST /webhooks/lemonsqueezy and
  * POST /webhooks/clickbank. Each proves its origin (signature / encryption) before anything else.
  */

@@ -1,4 +1,4 @@
--- Indexes for every filter and sort of GET /users and GET /subscriptions (issue #3), and for the
+-- Indexes for every filter and sort of GET /users and GET /subscriptions, and for the
 -- expiration run. Sort indexes carry the id tie-breaker the routes add (ORDER BY col, id), so a
 -- page is read straight off the index in either direction.
 -- pg_trgm backs the case-insensitive substring search on email (LIKE '%…%'); emails are stored

@@ -1,4 +1,4 @@
--- Lists at 100k customers (issue 11): exact totals without count(*), and indexes for the
+-- Lists at 100k customers: exact totals without count(*), and indexes for the
 -- filtered lists. Portable PostgreSQL (PGlite and PostgreSQL 15).
 --
 -- 1. Exact row counts of the list tables, kept by statement-level triggers, so an unfiltered list
@@ -55,7 +55,7 @@ UNION ALL
 SELECT 'members', count(*) FROM members;
 
 -- 2. Indexes for filter combinations the Users and Subscriptions filter rows offer together, so a
---    filtered list reads only its matches instead of intersecting two large bitmaps (issue 11):
+--    filtered list reads only its matches instead of intersecting two large bitmaps:
 --    provider + provider status, and cadence + start date range.
 CREATE INDEX subscriptions_provider_status_idx ON subscriptions (provider, status, id);
 CREATE INDEX subscriptions_cadence_start_idx ON subscriptions (cadence, start_date, id);

@@ -1,4 +1,4 @@
--- GET /logs (issue 8): newest first, filtered by level, searched in the message and the context.
+-- GET /logs: newest first, filtered by level, searched in the message and the context.
 -- The search text is one expression, msg plus the context's JSON text; a trigram GIN index on it
 -- serves the case-insensitive substring search (ILIKE '%q%'). Level pages are read off a
 -- (level, ts, id) index; the unfiltered page off (ts, id). Both carry the id tie-breaker the

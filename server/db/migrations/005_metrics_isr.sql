@@ -1,4 +1,4 @@
--- Metrics and Integrated Tracking (issue #7).
+-- Metrics and Integrated Tracking.
 --
 -- 1. isr_events: first-party sales tracking (the Integrated Tracking screen, specification §2/§3
 --    "ISR event row"). One row per sale, rebill, refund or chargeback; amount_cents is negative for

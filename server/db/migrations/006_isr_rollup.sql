@@ -1,4 +1,5 @@
--- Daily roll-ups of isr_events (issue #7 performance: ISR endpoints at 1M events, p95 ≤ 50 ms).
+-- Daily roll-ups of isr_events, so the ISR endpoints' cost follows the days of a range, not the
+-- number of events in it.
 --
 -- GET /isr-metrics/summary, /daily and /affiliates read these instead of scanning isr_events for
 -- every whole UTC day of their range (server/routes/isr.ts; partial edge days still read raw rows).

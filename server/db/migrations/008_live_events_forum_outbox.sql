@@ -1,4 +1,4 @@
--- Issue 9: the live events the console's stream delivers, and the forum (Discourse) outbox.
+-- The live events the console's stream delivers, and the forum (Discourse) outbox.
 
 -- Every live event, kept for a day so that a reconnect with Last-Event-ID can replay what it missed.
 -- id is the SSE `id:`; payload is the message the console receives:

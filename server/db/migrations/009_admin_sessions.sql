@@ -1,4 +1,4 @@
--- Issue 10 item 2: server-side admin sessions, so a session can end (logout, password change,
+-- Server-side admin sessions, so a session can end (logout, password change,
 -- idle time-out) and several server instances over one database share them.
 -- id_hash: hex SHA-256 of the random session id carried as the token's `sid` claim (the id itself
 -- is never stored). password_fp: fingerprint of the admin password hash the session was created

@@ -1,4 +1,4 @@
--- Issue 9: provider webhooks (server/webhooks).
+-- Provider webhooks (server/webhooks).
 -- Dedup rows older than the retention are pruned by received_at on every delivery (a few rows at a time).
 CREATE INDEX webhook_dedup_received_idx ON webhook_dedup (received_at);
 -- order_refunded finds the LemonSqueezy subscription of an order through its stored object.

@@ -1,5 +1,5 @@
--- Issue 9 "Forum sync through an outbox": what the forum worker (server/outbox/worker.ts) needs on
--- top of the forum_outbox table of 008.
+-- Forum sync through an outbox: what the forum worker (server/outbox/worker.ts) needs on top of the
+-- forum_outbox table of 008.
 --
 -- A worker claims one pending job at a time in a short transaction (FOR UPDATE SKIP LOCKED) and
 -- leases it until locked_until; claim_token names that claim so a runner whose lease ran out

@@ -1,6 +1,6 @@
--- Cheap dashboard figures (issue 10 "Expensive reads"): GET /stats took ~450 ms at 100 000
--- customers, and on the embedded one-connection database every other request waited behind it.
--- server/stats/aggregate.ts now reads the figures in short statements over these covering indexes
+-- Cheap dashboard figures: one statement over every subscription is slow at 100 000 customers, and
+-- on the embedded one-connection database every other request waits behind it. So
+-- server/stats/aggregate.ts reads the figures in short statements over these covering indexes
 -- (index-only scans, no visit to the wide subscription rows that carry the provider payload),
 -- in slices of subscription ids / customer ids so other requests' queries run in between.
 -- All portable PostgreSQL (PGlite and PostgreSQL 15+). Figures: bench/README.md "Dashboard stats".
