@@ -3,7 +3,9 @@
  * file-name sanitising: runs of '-' collapse, so 'primitives-button--primary' is stored as
  * 'primitives-button-primary.png'). This check reads every story file's CSF (title + exports, as
  * Storybook itself does) and fails when a PNG belongs to no story (an orphan left by a rename).
- * Stories without a baseline are listed as a note: their first run writes one.
+ * A screen story (titles `Screens/…` and `Flows/…`) has a second, whole-page baseline,
+ * '<story id>--full-page' (see .storybook/vitest.setup.ts). Stories without a baseline are listed
+ * as a note: their first run writes one.
  *
  * Usage: node scripts/check-screenshots.mjs
  */
@@ -26,11 +28,19 @@ const storyFiles = (await readdir(path.join(root, 'stories'), { recursive: true 
   .filter((file) => /\.stories\.tsx?$/.test(file))
   .map((file) => path.join(root, 'stories', file));
 
-/** Expected PNG base name -> story id. */
+/** The stories compared as the whole page too (FULL_PAGE_TITLES in .storybook/vitest.setup.ts). */
+const FULL_PAGE_TITLES = /^(Screens|Flows)\//;
+
+/** Expected PNG base name -> screenshot name (story id, or story id + '--full-page'). */
 const expected = new Map();
 for (const file of storyFiles) {
   const csf = (await readCsf(file, { makeTitle: (title) => title })).parse();
-  for (const story of csf.stories) expected.set(fileNameOf(story.id), story.id);
+  const isFullPage = FULL_PAGE_TITLES.test(csf.meta.title ?? '');
+  for (const story of csf.stories) {
+    expected.set(fileNameOf(story.id), story.id);
+    const fullPage = `${story.id}--full-page`;
+    if (isFullPage) expected.set(fileNameOf(fullPage), fullPage);
+  }
 }
 
 const pngs = (await readdir(screenshotsDir)).filter((file) => file.endsWith('.png'));
@@ -39,10 +49,10 @@ const present = new Set(pngs.map((file) => file.slice(0, -'.png'.length)));
 const missing = [...expected].filter(([name]) => !present.has(name)).map(([, id]) => id);
 
 console.log(
-  `${storyFiles.length} story files, ${expected.size} stories, ${pngs.length} baselines.`,
+  `${storyFiles.length} story files, ${expected.size} screenshots expected, ${pngs.length} baselines.`,
 );
 if (missing.length > 0) {
-  console.log(`Stories without a baseline (written on their first run, or screenshot: false):`);
+  console.log(`Screenshots without a baseline (written on their first run, or screenshot: false):`);
   for (const id of missing) console.log(`  ${id}`);
 }
 if (orphans.length > 0) {
