@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { jsonBodyGuard, parseJsonBody } from '../http/body';
+import { plainText } from '../http/fields';
 import { writeDbLog } from '../logging';
 import { verifyPassword } from './password';
 import {
@@ -44,7 +45,8 @@ export const AUTH_MESSAGES = {
 export type AuthEnv = { Variables: { admin: AdminSession } };
 
 const loginBody = z.object({
-  email: z.string().max(320),
+  email: plainText('email').pipe(z.string().max(320)),
+  // A password is only ever hashed, never stored or searched: any text the admin chose is fine.
   password: z.string().max(1024),
 });
 
@@ -211,7 +213,8 @@ function rateLimited(c: Context, retryAfterS: number): Response {
  * EMPTY_DATABASE; 429 RATE_LIMITED with Retry-After (s) when the client address or the account has
  * too many failures in the window, or when the password checks are saturated; POST /auth/logout
  * and POST /logout → 200 `{ok:true}`, revoking the session of the Bearer token or cookie and
- * clearing the cookie; GET /auth/whoami (Bearer) → `{ok:true, user:{email}}` or the §8 401.
+ * clearing the cookie; GET /auth/whoami (Bearer) → `{ok:true, user:{email}}`, without a token
+ * `{ok:false, user:null, code:'NO_TOKEN'}`, with a bad one the §8 401.
  */
 export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {}): Hono {
   const { config } = deps;
@@ -342,9 +345,13 @@ export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {})
   router.post('/auth/logout', logout);
   router.post('/logout', logout);
 
+  // A caller with no credentials at all is simply not signed in: the sign-in page asks on every
+  // load (§2 Login), and that is an answer, not an error. A token that is bad, expired or
+  // revoked is still the §8 401.
   router.get('/auth/whoami', async (c) => {
-    const session = await authenticate(c, deps);
     c.header('Cache-Control', 'no-store');
+    if (!readSessionToken(c, false)) return c.json({ ok: false, user: null, code: 'NO_TOKEN' });
+    const session = await authenticate(c, deps);
     return c.json({ ok: true, user: { email: session.email } });
   });
 

@@ -35,6 +35,9 @@ import {
 import type { ServerListViewProps } from '../components/DataTable';
 import { FILTER_DEBOUNCE_MS, type AsyncState } from '../domain/types';
 
+/** How old (ms) a cached page may be at mount and still count as the route loader's answer. */
+const LOADER_ANSWER_MS = 2_000;
+
 /** What a list answer must carry: the page's rows and the total; totalPages when the API sends it. */
 export interface ListPage {
   rows: readonly unknown[];
@@ -196,6 +199,9 @@ export function useServerList<
 
   const result = useQuery({
     ...queryOptions(query),
+    // The route's loader asks for this page as the navigation starts (src/app/router.tsx); an
+    // answer that came in while the screen's code loaded is that request's, not a stale page.
+    refetchOnMount: (cached) => Date.now() - cached.state.dataUpdatedAt > LOADER_ANSWER_MS,
     refetchInterval: refetchIntervalMs,
     refetchIntervalInBackground: false,
   });
