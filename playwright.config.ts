@@ -7,8 +7,9 @@ import { E2E_ADMIN, E2E_FORUM_URL, E2E_LEMONSQUEEZY_WEBHOOK_SECRET } from './tes
 
 /**
  * End-to-end tests: the built console (dist/) served by the compiled reference server
- * (dist-server/main.js) exactly as `npm start` serves it, on a throw-away data folder seeded with the demo data, driven in
- * Debian's Chromium. `npm run build` must have run first (the test command does it).
+ * (dist-server/main.js) exactly as `npm start` serves it, on a throw-away data folder seeded with
+ * the demo data, driven in Debian's Chromium. `npm run build` must have run first (the test
+ * command does it).
  */
 const port = Number(process.env.E2E_PORT ?? 8091);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'mg-e2e-'));

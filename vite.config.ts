@@ -15,7 +15,7 @@ const visxScaleModule = path.join(dirname, 'src/components/ChartFrame/visxScale.
 
 /**
  * Points every `@visx/scale` import but the narrowed module's own at it, so @visx/xychart's
- * createScale no longer keeps the time, UTC, log… scales and d3-time-format in the chart chunk
+ * createScale does not pull the time, UTC, log… scales and d3-time-format into the chart chunk
  * (see src/components/ChartFrame/visxScale.ts). A plugin rather than an alias, because the
  * module itself must still reach the package.
  */
@@ -50,8 +50,8 @@ export default defineConfig({
   ],
   resolve: {
     alias: [
-      // @visx/text's calc() reducer without its general math evaluator (~7 KiB gzip off the
-      // chart chunk); see src/components/ChartFrame/reduceCssCalc.ts.
+      // @visx/text's calc() reducer without its general math evaluator, which the charts never
+      // need, so the chart chunk stays small; see src/components/ChartFrame/reduceCssCalc.ts.
       {
         find: /^reduce-css-calc$/,
         replacement: path.join(dirname, 'src/components/ChartFrame/reduceCssCalc.ts'),
@@ -90,7 +90,7 @@ export default defineConfig({
     // bundles, and server/static.ts never serves them.
     sourcemap: 'hidden',
     // The Vite manifest (dist/.vite/manifest.json, in a hidden folder the server never serves):
-    // the bundle benchmark reads which chunks each screen loads from it.
+    // which chunks each entry and screen loads, for inspecting the build.
     manifest: true,
     rolldownOptions: {
       // Brotli at its best quality (the compression plugin) makes the build's callbacks slow by

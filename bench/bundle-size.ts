@@ -33,9 +33,9 @@ console.log(
   `all assets: ${kb(sum(rows, 'raw'))} raw, ${kb(sum(rows, 'gzip'))} gzip (${rows.length} files)`,
 );
 
-/* Issue 7 "Performance": the chart chunk against its budget, and which pages load chart code. */
+/* The chart chunk against its budget, and which pages load chart code. */
 
-/** The issue's budget for the lazy chart chunk, gzip. */
+/** The budget for the lazy chart chunk, gzip. */
 const CHART_BUDGET_BYTES = 35 * 1024;
 /** The chunks a chunk imports statically (`import … from"./x.js"`, `import"./x.js"`), not `import()`. */
 function staticImports(file: string): string[] {

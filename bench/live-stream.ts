@@ -1,5 +1,5 @@
 /**
- * Benchmark of the live event stream (issue 9 item 5): a real server (startServer, in-memory
+ * Benchmark of the live event stream: a real server (startServer, in-memory
  * PGlite, real sockets) with N open `GET /api/admin/events/stream` connections read by fetch,
  * then BENCH_EVENTS events (default 1000) emitted one after another, each in its own transaction
  * (emitLiveEvent, as the webhooks and the access actions do). Prints, per N (BENCH_STREAMS,

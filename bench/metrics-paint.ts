@@ -1,7 +1,7 @@
 /**
- * Issue 7 "Performance": the Metrics screen with a 365-day range, from the data arriving to the
- * painted frame, in Debian's Chromium at 1× CPU (no throttling). Printed, never asserted: the
- * issue's target is 100 ms, and machines (and their other load) differ.
+ * The Metrics screen with a 365-day range, from the data arriving to the painted frame, in
+ * Debian's Chromium at 1× CPU (no throttling). Printed, never asserted: the target is 100 ms,
+ * and machines (and their other load) differ.
  *
  * The built console (dist/, so `npx vite build` first; `npm run bench` does) is served by the
  * reference server on a throw-away data folder seeded with BENCH_PAINT_CUSTOMERS demo customers
@@ -30,7 +30,7 @@ const customers = process.env.BENCH_PAINT_CUSTOMERS ?? '3000';
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
 const admin = { email: 'bench-admin@example.com', password: 'bench-Secret-pass-1' };
 const base = `http://localhost:${port}`;
-/** The issue's target, ms (printed next to the figures, never asserted). */
+/** The target, ms (printed next to the figures, never asserted). */
 const TARGET_MS = 100;
 /** Chart frames on the Metrics screen: four bar/line charts and two pies. */
 const CHART_FRAMES = 6;

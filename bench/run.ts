@@ -2,15 +2,15 @@
  * `npm run bench`: the benchmarks as printed figures (never asserted). Bundle size and the
  * Lighthouse delivery budgets (bench/lighthouse.ts: PASS/FAIL lines) always; the
  * server list benchmark at BENCH_CUSTOMERS (default here 20 000, so it finishes in a few
- * minutes; 100 000 for the issue's load figures). The 500-row table render benchmark needs a
+ * minutes; 100 000 for the full-size load figures). The 500-row table render benchmark needs a
  * Storybook build: `npx tsx bench/users-table-render.ts` (see bench/users-table-render.md).
- * The metrics / ISR benchmark runs here at 20 000 customers and 200 000 ISR events; the issue's
+ * The metrics / ISR benchmark runs here at 20 000 customers and 200 000 ISR events; the full-size
  * load figures (100 000 customers, 1 000 000 ISR events) come from `npx tsx bench/server-metrics.ts`.
  * The dashboard stats benchmark (cache, sliced aggregate, a cheap request's latency while /stats
- * is computed) runs here at 20 000 customers; the issue's figures (100 000) come from
+ * is computed) runs here at 20 000 customers; the full-size figures (100 000) come from
  * `npx tsx bench/server-stats.ts`.
  * The logs search benchmark runs at BENCH_LOG_ROWS (default here 200 000; 1 000 000 for the
- * issue's figure, which takes minutes to build its indexes).
+ * full-size figure, which takes minutes to build its indexes).
  */
 import { spawnSync } from 'node:child_process';
 

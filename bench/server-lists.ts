@@ -1,5 +1,5 @@
 /**
- * Benchmark of the Users and Subscriptions lists (issues #3, #11): an in-memory Db seeded with
+ * Benchmark of the Users and Subscriptions lists: an in-memory Db seeded with
  * the demo data (server/seed, 100 000 customers by default, ending with VACUUM ANALYZE), then
  * typical list queries sent through
  * the real route handlers (`app.request` on a Hono app mounting the feature routers), each

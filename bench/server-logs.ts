@@ -1,5 +1,5 @@
 /**
- * Benchmark of GET /logs (issue 8): an in-memory PGlite with BENCH_LOG_ROWS log rows (default
+ * Benchmark of GET /logs: an in-memory PGlite with BENCH_LOG_ROWS log rows (default
  * 1 000 000, spread over 30 days, the seed's message vocabulary and contexts with emails and
  * receipts), then typical Logs screen requests sent through the real route handler, each
  * BENCH_RUNS times (default 20) after 2 warm-up runs. Prints p50 / p95 in ms per request.

@@ -1,10 +1,10 @@
 /**
- * Benchmark of the Metrics and Integrated Tracking endpoints (issue #7): a Db database seeded
+ * Benchmark of the Metrics and Integrated Tracking endpoints: a Db database seeded
  * with the demo data (server/seed, 100 000 customers by default), its ISR events topped up to
  * BENCH_ISR_EVENTS (default 1 000 000) with shifted copies of the seeded ones, then typical
  * requests through the real route handlers (`app.request` on a Hono app mounting the routers),
  * each BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms per request next
- * to the issue's targets (/metrics/overview over 365 days ≤ 150 ms; ISR endpoints ≤ 50 ms).
+ * to the targets (/metrics/overview over 365 days ≤ 150 ms; ISR endpoints ≤ 50 ms).
  * Also prints the process CPU time per request (Db runs in-process, single-threaded), which
  * is less distorted than wall time on a shared, busy machine. Figures only; nothing asserts them.
  *

@@ -1,5 +1,5 @@
 /**
- * The forum outbox under load (issue 9), printed and never asserted:
+ * The forum outbox under load, printed and never asserted:
  *
  * 1. **Action answer with its forum outcome**: BENCH_OUTBOX_ACTIONS grant / revoke_now actions
  *    through applyAccessAction while a started ForumWorker runs their jobs against a local fake

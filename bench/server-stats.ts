@@ -1,8 +1,8 @@
 /**
- * Benchmark of the dashboard figures (issue 10 "Expensive reads"): GET /stats and GET /status at
- * BENCH_CUSTOMERS demo customers (default 100 000), before and after the change, on one database.
+ * Benchmark of the dashboard figures: GET /stats and GET /status at BENCH_CUSTOMERS demo customers
+ * (default 100 000), in two phases on one database.
  *
- * - **before**: the one-statement computation the server used (server/testing/statsReference.ts)
+ * - **before**: the single-statement reference computation (server/testing/statsReference.ts)
  *   on every request, no cache, without migration 013's indexes (dropped for this phase and
  *   rebuilt afterwards, so the reference cannot borrow them);
  * - **after**: the real routes (server/routes/stats.ts): the sliced computation
@@ -10,9 +10,10 @@
  *
  * Printed per phase: /stats and /status latency cold (computed: before = every request; after =
  * the first request after an invalidation; wall clock and process CPU time) and warm (after:
- * served from the cache), the CPU time of the longest single SQL statement of one computation (what any other request may wait behind on PGlite's one
- * connection), and the latency of GET /users?page=1 sent back to back while /stats is being
- * computed (p50 / p95 / max), next to its latency on an idle server. The after figures must equal
+ * served from the cache), the CPU time of the longest single SQL statement of one computation
+ * (what any other request may wait behind on PGlite's one connection), and the latency of
+ * GET /users?page=1 sent back to back while /stats is being computed (p50 / p95 / max), next to
+ * its latency on an idle server. The after figures must equal
  * the before figures: the bench says so (or stops).
  *
  *   npx tsx bench/server-stats.ts                                   # 100k customers, 20 runs

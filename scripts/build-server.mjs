@@ -1,9 +1,9 @@
 // @ts-check
 /**
- * Compiles the reference server for production (issue 10 "Delivery": no TypeScript runner at run
- * time): bundles server/main.ts and everything it imports from server/ into one ES module,
- * `<outdir>/main.js` (default dist-server/), with the npm packages left as imports (resolved from
- * node_modules at run time), and copies the database migrations next to it, to
+ * Compiles the reference server for production, so it runs without a TypeScript runner: bundles
+ * server/main.ts and everything it imports from server/ into one ES module, `<outdir>/main.js`
+ * (default dist-server/), with the npm packages left as imports (resolved from node_modules at
+ * run time), and copies the database migrations next to it, to
  * `<outdir>/migrations/*.sql`, where server/db/index.ts finds them (relative to the module's own
  * URL, in both layouts). Then `node dist-server/main.js` runs the server (`npm start` does both).
  *

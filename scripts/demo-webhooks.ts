@@ -1,5 +1,5 @@
 /**
- * Demo sender (issue 9 item 6): `npm run demo:webhooks [-- --url http://127.0.0.1:8080]
+ * Demo sender: `npm run demo:webhooks [-- --url http://127.0.0.1:8080]
  * [--interval 2000] [--data-dir ./.data]` posts correctly signed LemonSqueezy deliveries and
  * encrypted ClickBank Instant Notifications to a running reference server, a couple of seconds
  * apart, so the console can be watched reacting: new sales (sound, feed, figures), a renewal and a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throw-away PostgreSQL cluster for the server tests (issue 10 item 6).
+# A throw-away PostgreSQL cluster for the server tests.
 #
 #   scripts/pg-test-cluster.sh start   initdb (once) + start; prints TEST_DATABASE_URL=postgres://…
 #   scripts/pg-test-cluster.sh url     prints the URL of the running cluster

@@ -1,4 +1,4 @@
-// Runs the server test suite against a real PostgreSQL (issue 10 item 6): `npm run test:server:pg`.
+// Runs the server test suite against a real PostgreSQL: `npm run test:server:pg`.
 //
 // - TEST_DATABASE_URL set → uses that server (the tests create and drop one database per opened
 //   test database on it; the URL's user needs CREATEDB).

@@ -6,7 +6,7 @@
  * - /admin/config.js, which index.html loads and which sets `window.__MG_CONFIG__` (any backend);
  * - a JSON data block, `<script type="application/json" id="mg-config">`, which the reference
  *   server writes into the document in place of that script tag (server/static.ts,
- *   inlineConsoleConfig: one never-cached request fewer on every load; issue 10 "Delivery").
+ *   inlineConsoleConfig), saving a never-cached request on every load.
  * Build-time defaults come from VITE_API_PREFIX, VITE_DEFAULT_ADMIN_EMAIL, VITE_SITE_URL and
  * VITE_FORUM_URL, else '/api/admin', 'admin@example.com' and no site links.
  */

@@ -24,7 +24,7 @@ export function eventsStreamUrl(): string {
 
 // The optional fields accept any JSON value and map what they cannot use to null in one
 // transform (no z.union / z.catch: those would add zod/mini code to the entry chunk the sign-in
-// page loads, issue 10's 110 KiB budget).
+// page loads, whose JavaScript has a budget: tests/e2e/delivery.spec.ts).
 
 /** Text → trimmed text; blank, missing or not a string → null. */
 const wireText = z.pipe(

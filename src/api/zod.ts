@@ -1,9 +1,8 @@
 /**
- * The schema library at the console's boundary: zod's tree-shakable `zod/mini` build (issue 10
- * "Delivery": the full `zod` build was a 34 KiB gzip chunk on every page), with zod's English
- * messages configured once, so a malformed answer's issues (MalformedResponseError.issues,
- * '<path>: <message>') read exactly as they did with the full build. Import `z` from here, never
- * from 'zod' directly, so the messages are always configured.
+ * The schema library at the console's boundary: zod's tree-shakable `zod/mini` build, so each page
+ * loads only the schemas it uses, with zod's English messages configured once, so a malformed
+ * answer's issues (MalformedResponseError.issues, '<path>: <message>') read as the full build's
+ * do. Import `z` from here, never from 'zod' directly, so the messages are always configured.
  */
 import { config } from 'zod/mini';
 import { en } from 'zod/locales';

@@ -1,6 +1,6 @@
 /**
  * The signed-in shell route (§2 Layout): the layout container around the routed screen, with the
- * page's one live event stream open while it is mounted (issue 9: sounds §4, refreshed figures,
+ * page's one live event stream open while it is mounted (sounds §4, refreshed figures,
  * the header's stream indicator and activity feed; src/app/useLiveEvents.ts) and a 'Loading…' status
  * inside the main region while a screen's code loads, so header and sidebar stay in place.
  */

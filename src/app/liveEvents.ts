@@ -1,5 +1,5 @@
 /**
- * The live-events client of one signed-in page (issue 9 Console; §7 GET /api/admin/events/stream,
+ * The live-events client of one signed-in page (§7 GET /api/admin/events/stream,
  * §8; CONTRACT.md "Live events" and "Authentication"). Framework-free, so it runs in unit tests
  * with a fake EventSource, fake timers and a fake network:
  *

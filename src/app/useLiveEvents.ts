@@ -1,5 +1,5 @@
 /**
- * Hook: the live event stream of the signed-in shell (issue 9 Console; §4 Sound alerts, §7, §8).
+ * Hook: the live event stream of the signed-in shell (§4 Sound alerts, §7, §8).
  * While mounted it keeps one EventSource open (src/app/liveEvents.ts) and, for each new event:
  * - plays the §4 sound (subscription.new → new-sub.mp3, subscription.renewal → renew.mp3) when
  *   sound is on at that moment and the event is news to this page (not history from before it

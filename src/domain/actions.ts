@@ -112,7 +112,7 @@ function discourseClause(d: DiscourseOutcome | null): DiscourseClause {
  * - 'OK (scheduled for {YYYY-MM-DD HH:MM} UTC)' when the revocation is scheduled;
  * - 'OK (Discourse invite sent to group {id})', 'OK (Discourse updated)',
  *   'OK (Discourse skipped: {reason})';
- * - 'OK (Discourse update queued: {reason})' when the server queued the forum update (issue 9);
+ * - 'OK (Discourse update queued: {reason})' when the server queued the forum update;
  * - plain 'OK'.
  * Nothing is lost when both a schedule and a forum outcome exist: they share the parentheses,
  * 'OK (scheduled for 2026-12-01 09:00 UTC; Discourse updated)', and a forum error gets the

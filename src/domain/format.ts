@@ -16,9 +16,8 @@ const NUMBER_FORMATS_KEPT = 64;
 
 /**
  * The en-US Intl.NumberFormat for `options`, built once and reused. Building one costs far more
- * than formatting with it (about 0.1 ms against a microsecond), and a 365-day chart's data tables
- * format thousands of figures: building per call was most of the Metrics screen's render time
- * (bench/metrics-paint.ts).
+ * than formatting with it, and a 365-day chart's data tables format thousands of figures, so one
+ * built per call would dominate the Metrics screen's render time (bench/metrics-paint.ts).
  */
 function numberFormat(options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
   const key = JSON.stringify(options);
@@ -44,10 +43,9 @@ const PLAIN_CENTS_MAX = 1e15;
  * decimals ('$1,234.56', '-$1,235' — halves away from zero, as Intl), without Intl; null when
  * the input is anything else (another currency, a fraction, -0, a huge figure), for Intl to do.
  *
- * The first Intl number formatter of a page costs ICU's start-up, about 20 ms (80–130 ms at 4×
- * CPU), and it lay on the dashboard's first paint, whose figures are exactly these (issue 10
- * "Delivery", dashboard LCP). The text is Intl's own: tests/unit/domain/format-plain.test.ts compares
- * the two over random inputs.
+ * The first Intl number formatter of a page pays for ICU's start-up, and the dashboard's first
+ * paint shows exactly these figures, so this path keeps that cost off it. The text is Intl's own:
+ * tests/unit/domain/format-plain.test.ts compares the two over random inputs.
  */
 function plainFigure(value: number, currency: string | null, fractionDigits: 0 | 2): string | null {
   if (!Number.isSafeInteger(value) || Object.is(value, -0)) return null;

@@ -1,5 +1,5 @@
 /**
- * Live events (issue 9 Console; §4 Sound alerts, §7 GET /api/admin/events/stream, §8; CONTRACT.md
+ * Live events (§4 Sound alerts, §7 GET /api/admin/events/stream, §8; CONTRACT.md
  * "Live events"): the normalised event, the activity feed's rules, which cached figures an event
  * makes stale, and the stream-state rules behind the header's indicator. Pure: no timers, no I/O.
  */
@@ -84,9 +84,9 @@ const SALES_RESOURCES: readonly LiveResource[] = [
 const ACCESS_RESOURCES: readonly LiveResource[] = ['users', 'stats'];
 
 /**
- * What to refresh on an event (issue 9 "Live events refresh what is on screen"): a subscription
- * event or an ISR event touches the dashboard, both lists, the metrics and ISR; an access change
- * touches Users and the dashboard (active counts).
+ * What to refresh on an event, so what is on screen stays current: a subscription event or an
+ * ISR event touches the dashboard, both lists, the metrics and ISR; an access change touches
+ * Users and the dashboard (active counts).
  */
 export function resourcesForLiveEvent(type: LiveEventType): readonly LiveResource[] {
   return type.startsWith('access.') ? ACCESS_RESOURCES : SALES_RESOURCES;

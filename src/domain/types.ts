@@ -110,7 +110,7 @@ export interface DiscourseOutcome {
   groupId?: number | string | null;
   skipped?: boolean;
   reason?: string | null;
-  /** The forum update is queued on the server and runs in the background (issue 9 outbox). */
+  /** The forum update is queued on the server and runs in the background (the outbox). */
   queued?: boolean;
 }
 

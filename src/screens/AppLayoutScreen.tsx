@@ -11,7 +11,7 @@
  *   the alert sounds within the click;
  * - Log out: POST /auth/logout (falling back to POST /logout), then — whatever they answered —
  *   the token is gone, the query cache is cleared, and the operator is at /login.
- * - the live stream's header items (issue 9), when the app passes the stream's view: the state
+ * - the live stream's header items, when the app passes the stream's view: the state
  *   indicator and the Activity button opening the feed (relative times re-read each minute).
  * After a navigation (not the page's first load or Back/Forward) focus moves to the main region,
  * so keyboard and screen-reader users start at the new screen's content.

@@ -1,5 +1,5 @@
 /**
- * Issue 2 end to end: the built console (dist/) under /admin, served by the reference server on a
+ * End to end: the built console (dist/) under /admin, served by the reference server on a
  * fresh seeded database (playwright.config.ts), driven in Chromium.
  * Covers §2 Routing (guard, remembered deep link, unknown paths), §2 Login and §8 (codes),
  * §2 Dashboard against the database's own figures, §4 Session (log out), CONTRACT.md (401 →
@@ -73,8 +73,8 @@ test('signs in with the configured credentials, shows the database figures, and 
   page,
 }) => {
   await page.goto('login');
-  // Outside demo mode the run-time configuration no longer publishes the admin email (issue 10):
-  // the form pre-fills the console's own default username (§2 Login screen), never the
+  // Outside demo mode the run-time configuration, which is public, does not publish the admin
+  // email: the form pre-fills the console's own default username (§2 Login screen), never the
   // configured one.
   await expect(page.getByLabel('Email')).toHaveValue('admin@example.com');
   await expect(page.getByLabel('Email')).not.toHaveValue(E2E_ADMIN.email);

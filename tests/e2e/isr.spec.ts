@@ -1,5 +1,5 @@
 /**
- * Issue 7 end to end: the Integrated Tracking screen (§2) on the reference server's seeded ISR
+ * End to end: the Integrated Tracking screen (§2) on the reference server's seeded ISR
  * events. Searching for a seeded affiliate shows its rows and 'Total: N events' equal to
  * GET /isr-events' total; Export CSV downloads the current page, which the test reads back:
  * the §9 file name and 13 columns in order, one line per row of the page, amount in currency

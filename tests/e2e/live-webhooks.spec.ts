@@ -6,7 +6,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { E2E_LEMONSQUEEZY_WEBHOOK_SECRET, signIn, watchCspViolations } from './support';
 
 /**
- * Issue 9 end to end: a signed LemonSqueezy sale posted to the reference server's
+ * End to end: a signed LemonSqueezy sale posted to the reference server's
  * POST /webhooks/lemonsqueezy reaches the signed-in console — the new customer is in Users and
  * Subscriptions, and (with sound on) the console plays /admin/sounds/new-sub.mp3 from the live
  * stream (§4 Sound alerts). The delivery is built from the provider's example Subscription object

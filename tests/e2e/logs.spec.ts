@@ -2,8 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn, watchCspViolations } from './support';
 
 /**
- * Issue 8 end to end on the reference server's seeded logs (§2 Logs): the latest entries, a level
- * filter and a search, each agreeing with GET /logs itself.
+ * End to end on the reference server's seeded logs (§2 Logs): the latest entries, a level filter
+ * and a search, each agreeing with GET /logs itself.
  */
 async function openLogs(page: Page) {
   await page.goto('login');

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn, storedToken } from './support';
 
 /**
- * Issue 8 end to end on the reference server's seeded data (§2 Maintenance): the dry run lists the
+ * End to end on the reference server's seeded data (§2 Maintenance): the dry run lists the
  * seeded due users, Cancel in the confirmation applies nothing, Run now applies them and a second
  * dry run shows 0; a ping with nothing configured shows the not-configured summary.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7 end to end: the Metrics screen (§2 Metrics, §4 period presets) on the reference server's
+ * End to end: the Metrics screen (§2 Metrics, §4 period presets) on the reference server's
  * seeded data. The six cards show what GET /metrics/overview answers for the default 28 days,
  * formatted with the console's own formatters (§9: churn with one decimal, Est. Revenue in whole
  * USD); choosing 'Last 90 days' puts the period in the URL and the cards follow the API's answer
@@ -94,7 +94,7 @@ test('Metrics shows the default 28-day figures of /metrics/overview, and 90 days
   await expectCards(page, m28, days28);
   await expectIsrPanel(page, days28);
 
-  // Active now agrees with the dashboard's Active (Total) (issue 7).
+  // Active now agrees with the dashboard's Active (Total).
   const stats = normaliseStats(await apiGet(page, 'stats'));
   expect(m28.totals.totalActive).toBe(stats.activeTotal);
 

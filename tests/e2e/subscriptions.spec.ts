@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn, watchCspViolations } from './support';
 
 /**
- * Issue #3 end to end on the reference server's seeded data: the Subscriptions list, and the
+ * End to end on the reference server's seeded data: the Subscriptions list, and the
  * detail drawer for a LemonSqueezy subscription and for a ClickBank one with its orders (§2).
  */
 async function openSubscriptions(page: Page) {

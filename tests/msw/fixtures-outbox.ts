@@ -1,6 +1,6 @@
 /**
- * Wire fixtures of the forum outbox (issue 9): an action answer whose forum update is queued on
- * the server (docs/api.md "discourse" → queued).
+ * Wire fixtures of the forum outbox: an action answer whose forum update is queued on the server
+ * (docs/api.md "discourse" → queued).
  */
 import { expirationWire } from './fixtures-maintenance';
 

@@ -1,4 +1,4 @@
-/** MSW handlers of the forum outbox (issue 9): an action whose forum update is queued. */
+/** MSW handlers of the forum outbox: an action whose forum update is queued. */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { api } from './handlers';
 import { ACTION_QUEUED_WIRE } from './fixtures-outbox';

@@ -75,9 +75,9 @@ describe('login (§7 POST /auth/login, §8 codes)', () => {
     });
   });
 
-  // Spec correction (§8 "The fallback is 'Login failed'"): the status text and the transport
-  // error are not login messages; these failed before the fix ('Service Unavailable',
-  // 'Request failed', 'Network error').
+  // §8 "The fallback is 'Login failed'": the status text and the transport error are not login
+  // messages, so none of these may show 'Service Unavailable', 'Request failed' or
+  // 'Network error'.
   it.each([
     [
       'a 503 with only a status text',
@@ -120,8 +120,8 @@ describe('login (§7 POST /auth/login, §8 codes)', () => {
     });
   });
 
-  // Spec correction (§8 "DB_UNAVAILABLE shows the amber notice"): the code decides even when the
-  // answer also carries a token; before the fix this signed in and the notice never showed.
+  // §8 "DB_UNAVAILABLE shows the amber notice": the code decides even when the answer also
+  // carries a token: the notice shows and nothing signs in.
   it.each([200, 503])(
     'DB_UNAVAILABLE with a token (HTTP %i) is the notice, not a sign-in',
     async (status) => {

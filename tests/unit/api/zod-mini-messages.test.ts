@@ -1,7 +1,7 @@
 /**
- * The console validates answers with `zod/mini` (src/api/zod.ts; issue 10 "Delivery"), which has
- * no messages of its own: the English locale configured there keeps MalformedResponseError's
- * issues ('<path>: <message>') word for word what the full zod build wrote. This file imports no
+ * The console validates answers with `zod/mini` (src/api/zod.ts), which has no messages of its
+ * own: the English locale configured there keeps MalformedResponseError's issues
+ * ('<path>: <message>') word for word what the full zod build writes. This file imports no
  * full `zod` (whose import would configure the same locale and hide a regression).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The live-events client (issue 9 Console) with a fake EventSource, fake timers and a fake
+ * The live-events client (src/app/liveEvents.ts) with a fake EventSource, fake timers and a fake
  * network: stream states and reconnects, the feed and its unread count, the coalesced
  * invalidation, and — with a real QueryClient — that a live message refetches what is on screen
  * once, and plays the §4 sound only when it should.

@@ -229,9 +229,8 @@ describe('maintenance (§2, §3, §8)', () => {
     expect(pingFailureLine({ status: 502, message: '' })).toBe('ping failed: HTTP 502');
   });
 
-  // Spec correction (§8 "the message, or 'HTTP {status}'"): an ApiError of a non-OK answer carries
-  // the status text or 'Request failed' as its message; that is not the answer's message. Before
-  // the fix these showed 'Bad Gateway' / 'Request failed'.
+  // §8 "the message, or 'HTTP {status}'": an ApiError of a non-OK answer carries the status text
+  // or 'Request failed' as its message; that is not the answer's message, so neither may show.
   it("HTTP failures whose answer carries no message show 'HTTP {status}'", () => {
     const apiError = (status: number, message: string, payload: unknown) =>
       Object.assign(new Error(message), { status, payload });

@@ -1,7 +1,8 @@
 /**
  * formatCount and formatCurrency answer whole counts and USD cents without Intl (src/domain/format.ts
- * plainFigure, issue 10 dashboard LCP). Their text must be exactly Intl's en-US text, which these
- * tests compare over random and edge inputs (fast-check, seed printed on failure).
+ * plainFigure, which keeps Intl's start-up off the dashboard's first paint). Their text must be
+ * exactly Intl's en-US text, which these tests compare over random and edge inputs (fast-check,
+ * seed printed on failure).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The live events' pure rules (issue 9 Console): the feed (newest first, capped, repeats dropped),
- * what each type refreshes, the stream-state transitions behind the header's indicator, the
- * back-off, which events may ring, and the feed's relative times.
+ * The live events' pure rules (src/domain/live.ts): the feed (newest first, capped, repeats
+ * dropped), what each type refreshes, the stream-state transitions behind the header's
+ * indicator, the back-off, which events may ring, and the feed's relative times.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

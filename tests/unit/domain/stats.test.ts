@@ -132,8 +132,7 @@ describe('normaliseStats: fields and fall-backs (§3)', () => {
     }
   });
 
-  // Spec correction (Dashboard fallbacks): a 0 that contradicts its parts is read as missing.
-  // Before the fix these kept the 0.
+  // Dashboard fallbacks: a 0 that contradicts its parts is read as missing, not kept.
   it('falls back to monthly + yearly when the active total is missing or 0 but they are not', () => {
     expect(normaliseStats({ activeMonthly: 3, activeYearly: 2, active_total: 0 }).activeTotal).toBe(
       5,
