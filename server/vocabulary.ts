@@ -66,20 +66,23 @@ export function activeAccessCondition(alias = 's', nowParam = '$1'): string {
   return `(${alias}.status IN (${statuses}) OR (${alias}.status = 'cancelled' AND ${alias}.ends_at > ${nowParam}))`;
 }
 
-/** Filter words that match more than one stored spelling (LemonSqueezy `on_trial`, US `canceled`). */
-const STATUS_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  trialing: ['trialing', 'on_trial'],
-  on_trial: ['trialing', 'on_trial'],
-  cancelled: ['cancelled', 'canceled'],
-  canceled: ['cancelled', 'canceled'],
-};
+/**
+ * Filter words that match more than one stored spelling (LemonSqueezy `on_trial`, US `canceled`).
+ * A Map, so a word such as '__proto__' or 'constructor' finds nothing instead of Object's own.
+ */
+const STATUS_ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['trialing', ['trialing', 'on_trial']],
+  ['on_trial', ['trialing', 'on_trial']],
+  ['cancelled', ['cancelled', 'canceled']],
+  ['canceled', ['cancelled', 'canceled']],
+]);
 
 /**
  * The stored status values a lower-case status filter word matches, e.g. 'trialing' →
- * ['trialing', 'on_trial']; any other word matches itself only.
+ * ['trialing', 'on_trial']; any other word (even 'constructor') matches itself only.
  */
 export function statusesMatching(word: string): string[] {
-  return [...(STATUS_ALIASES[word] ?? [word])];
+  return [...(STATUS_ALIASES.get(word) ?? [word])];
 }
 
 /** The status column's value for a LemonSqueezy status (`on_trial` is stored as `trialing`). */

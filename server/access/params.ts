@@ -43,6 +43,24 @@ export function parseUtcDate(text: string): UtcDateInput | null {
 
 const DAY_MS = 86_400_000;
 
+/** The first instant a date input may name: 1970-01-01T00:00:00Z. */
+export const EARLIEST_INPUT_MS = Date.UTC(1970, 0, 1);
+/** The end (exclusive) of what a date input may name: 2101-01-01T00:00:00Z, so 2100 is the last year. */
+export const END_OF_INPUT_MS = Date.UTC(2101, 0, 1);
+
+/**
+ * Whether an instant (epoch ms) lies in the years every date input is held to, 1970–2100 (UTC).
+ * Dates outside them are typing slips, not data, and far ones cannot even be written as PostgreSQL
+ * instants ('+010000-01-01T00:00:00.000Z' is refused as a time zone displacement).
+ */
+export function isSupportedInstant(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= EARLIEST_INPUT_MS && ms < END_OF_INPUT_MS;
+}
+
+/** The 400 sentence of a date input outside isSupportedInstant's years. */
+export const unsupportedDateMessage = (name: string, input: unknown): string =>
+  `${name} must be a date from 1970-01-01 to 2100-12-31 UTC (got '${String(input)}')`;
+
 /** A half-open or closed UTC range for SQL: `col >= from` and `col < toExclusive` (either may be absent). */
 export interface DateRange {
   from: Date | null;

@@ -8,12 +8,18 @@
  *
  * Query values: a missing or blank value (after trimming) counts as absent (specification §5).
  * Dates are UTC (see parseUtcDate in server/access/params.ts).
+ *
+ * The boundary rule: every text value, query or body, passes plainText before its own checks, so a
+ * NUL (which PostgreSQL cannot hold in text) or another control character is a 400 naming the
+ * field, never a database error. Dates outside 1970–2100 are a 400 too (isSupportedInstant).
  */
 import { z } from 'zod';
 import {
+  isSupportedInstant,
   normaliseEmail,
   parseUtcDate,
   toDateRange,
+  unsupportedDateMessage,
   type DateRange,
   type SortSpec,
   type UtcDateInput,
@@ -28,9 +34,49 @@ function presentText(value: unknown): unknown {
   return t === '' ? undefined : t;
 }
 
-/** An optional query text: blank → undefined, else the trimmed string (then `inner`). */
-function optionalQuery<T extends z.ZodType>(inner: T) {
-  return z.preprocess(presentText, inner.optional());
+/** C0 control characters and DEL. */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROLS = /[\u0000-\u001f\u007f]/;
+/** The same, except tab, newline and carriage return. */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROLS_BUT_LINE_SPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** An unpaired UTF-16 surrogate (a JSON body's "\ud800" parses to one; jsonb refuses it). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** How plainText treats tab, newline and carriage return. */
+export interface PlainTextOptions {
+  /** Let tab, newline and carriage return through (free text that may span lines); default false. */
+  allowLineSpace?: boolean;
+}
+
+/**
+ * The boundary rule of every text value: a string without NUL or other control characters
+ * (tab, newline and carriage return only with `allowLineSpace`) and without unpaired surrogates.
+ * Messages: "<name> must be a string", "<name> must not contain control characters", "<name>
+ * must be well-formed Unicode text".
+ */
+export function plainText(name: string, opts: PlainTextOptions = {}) {
+  const controls = opts.allowLineSpace ? CONTROLS_BUT_LINE_SPACE : CONTROLS;
+  return z
+    .string({ error: `${name} must be a string` })
+    .refine((t) => !controls.test(t), {
+      error: `${name} must not contain control characters`,
+      abort: true,
+    })
+    .refine((t) => !LONE_SURROGATE.test(t), {
+      error: `${name} must be well-formed Unicode text`,
+      abort: true,
+    });
+}
+
+/** An optional query text: blank → undefined, else the trimmed string, through plainText, then `inner`. */
+function optionalQuery<T extends z.ZodType<unknown, string>>(
+  name: string,
+  inner: T,
+  opts: PlainTextOptions = {},
+) {
+  return z.preprocess(presentText, plainText(name, opts).pipe(inner).optional());
 }
 
 /**
@@ -41,6 +87,7 @@ export function intParam(name: string, min: number, max: number, fallback: numbe
   const message = (input: unknown) =>
     `${name} must be a whole number from ${min} to ${max} (got '${String(input)}')`;
   return optionalQuery(
+    name,
     z
       .string()
       .regex(/^\d{1,16}$/, { error: (iss) => message(iss.input), abort: true })
@@ -68,6 +115,7 @@ export function rowIdParam(name = 'row_id') {
   const message = (input: unknown) =>
     `${name} must be a positive whole number (got '${String(input)}')`;
   return optionalQuery(
+    name,
     z
       .string()
       .regex(/^\d{1,15}$/, { error: (iss) => message(iss.input), abort: true })
@@ -85,6 +133,7 @@ export function enumParam<const T extends readonly [string, ...string[]]>(
   allowed: T,
 ) {
   return optionalQuery(
+    name,
     z
       .string()
       .transform((t) => t.toLowerCase())
@@ -97,10 +146,12 @@ export function enumParam<const T extends readonly [string, ...string[]]>(
   );
 }
 
-/** An optional free text of at most `maxLength` characters → the trimmed text or undefined. */
-export function textParam(name: string, maxLength = 254) {
+/** An optional free text of at most `maxLength` characters (plainText) → the trimmed text or undefined. */
+export function textParam(name: string, maxLength = 254, opts: PlainTextOptions = {}) {
   return optionalQuery(
+    name,
     z.string().max(maxLength, { error: `${name} must be at most ${maxLength} characters` }),
+    opts,
   );
 }
 
@@ -110,6 +161,7 @@ export function textParam(name: string, maxLength = 254) {
  */
 export function providerStatusParam(name: string) {
   return optionalQuery(
+    name,
     z
       .string()
       .transform((t) => t.toLowerCase())
@@ -132,13 +184,18 @@ export interface UtcDateParam extends UtcDateInput {
   text: string;
 }
 
-/** An optional UTC date or date-time query value → UtcDateParam or undefined. */
+/** An optional UTC date or date-time query value from 1970 to 2100 → UtcDateParam or undefined. */
 export function utcDateParam(name: string) {
   return optionalQuery(
+    name,
     z.string().transform((t, ctx): UtcDateParam => {
       const parsed = parseUtcDate(t);
       if (parsed === null) {
         ctx.addIssue({ code: 'custom', message: dateMessage(name, t), input: t });
+        return z.NEVER;
+      }
+      if (!isSupportedInstant(parsed.at.getTime())) {
+        ctx.addIssue({ code: 'custom', message: unsupportedDateMessage(name, t), input: t });
         return z.NEVER;
       }
       return { ...parsed, text: t };
@@ -205,6 +262,7 @@ export function signedSortParam<const K extends string>(
   fallback: SortSpec<K>,
 ) {
   return optionalQuery(
+    name,
     z.string().transform((t, ctx): SortSpec<K> => {
       const desc = t.startsWith('-');
       const key = (desc || t.startsWith('+') ? t.slice(1) : t).trim();
@@ -235,7 +293,7 @@ export function emailField(name = 'email') {
       error: required(name),
       abort: true,
     })
-    .pipe(z.string({ error: `${name} must be a string` }))
+    .pipe(plainText(name))
     .transform((v, ctx) => {
       const email = normaliseEmail(v);
       if (email === null) {
@@ -252,6 +310,7 @@ export function emailField(name = 'email') {
  */
 export function emailParam(name = 'email') {
   return optionalQuery(
+    name,
     z.string().transform((t, ctx) => {
       const email = normaliseEmail(t);
       if (email === null) {
@@ -268,8 +327,10 @@ export function emailParam(name = 'email') {
 }
 
 /**
- * A required UTC date-time in a JSON body ('YYYY-MM-DD HH:MM:SS', §5) → Date.
- * Messages: "<name> is required (UTC …)", "<name> must be a string (UTC …)", "<name> must be a UTC date-time … (got '…')".
+ * A required UTC date-time in a JSON body ('YYYY-MM-DD HH:MM:SS', §5) from 1970 to 2100 → Date.
+ * Messages: "<name> is required (UTC …)", "<name> must be a string (UTC …)", "<name> must not
+ * contain control characters", "<name> must be a UTC date-time … (got '…')", "<name> must be a
+ * date from 1970-01-01 to 2100-12-31 UTC (got '…')".
  */
 export function dateTimeField(name: string) {
   const hint = ` (UTC 'YYYY-MM-DD HH:MM:SS')`;
@@ -280,6 +341,7 @@ export function dateTimeField(name: string) {
       abort: true,
     })
     .pipe(z.string({ error: `${name} must be a string${hint}` }))
+    .pipe(plainText(name))
     .transform((v, ctx): Date => {
       const parsed = parseUtcDate(v);
       if (parsed === null) {
@@ -288,6 +350,10 @@ export function dateTimeField(name: string) {
           message: `${name} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS' (got '${v}')`,
           input: v,
         });
+        return z.NEVER;
+      }
+      if (!isSupportedInstant(parsed.at.getTime())) {
+        ctx.addIssue({ code: 'custom', message: unsupportedDateMessage(name, v), input: v });
         return z.NEVER;
       }
       return parsed.at;
@@ -309,23 +375,13 @@ export function choiceParam<const T extends readonly [string, ...string[]]>(
       const lower = t.toLowerCase();
       return lower === 'all' || lower === 'any' ? undefined : lower;
     },
-    z
-      .enum(allowed, {
-        error: (iss) => `${name} must be one of ${allowed.join(', ')} (got '${String(iss.input)}')`,
-      })
+    plainText(name)
+      .pipe(
+        z.enum(allowed, {
+          error: (iss) =>
+            `${name} must be one of ${allowed.join(', ')} (got '${String(iss.input)}')`,
+        }),
+      )
       .optional(),
-  );
-}
-
-/** An optional search text (≤ maxLength, no control characters) → the trimmed text or undefined. */
-export function searchParam(name: string, maxLength = 200) {
-  return optionalQuery(
-    z
-      .string()
-      .max(maxLength, { error: `${name} must be at most ${maxLength} characters` })
-      // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-      .refine((t) => !/[\u0000-\u001f\u007f]/.test(t), {
-        error: `${name} must not contain control characters`,
-      }),
   );
 }

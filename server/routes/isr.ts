@@ -29,11 +29,11 @@
 import { Hono } from 'hono';
 import type { AppDeps, ServerConfig } from '../context';
 import { z } from 'zod';
-import { iso } from '../access/params';
+import { isSupportedInstant, iso, unsupportedDateMessage } from '../access/params';
 import { containsPattern } from '../db/list';
 import { badRequest } from '../errors';
 import { validate } from '../http/body';
-import { intParam, pageParams, searchParam, textParam } from '../http/fields';
+import { intParam, pageParams, textParam } from '../http/fields';
 import { reportingRate } from '../fx';
 
 /** A query string as Hono gives it. */
@@ -134,7 +134,6 @@ export function parseInstant(text: string): ParsedInstant | null {
   const utc = Date.UTC(year, month - 1, day, hour, minute, second, milli);
   const check = new Date(Date.UTC(year, month - 1, day));
   if (
-    year < 1970 ||
     check.getUTCFullYear() !== year ||
     check.getUTCMonth() !== month - 1 ||
     check.getUTCDate() !== day
@@ -164,7 +163,8 @@ export interface InstantRange {
 
 /**
  * Reads a range from the parameters `fromName` / `toName` (module doc rules) at the clock `now`.
- * Throws 400 naming the parameter when one is malformed, or when from is not before to.
+ * Throws 400 naming the parameter when one is malformed or outside 1970–2100
+ * (isSupportedInstant), or when from is not before to.
  */
 export function parseInstantRange(
   q: Readonly<Record<string, unknown>>,
@@ -177,10 +177,15 @@ export function parseInstantRange(
     const t = q[name];
     if (typeof t !== 'string' || t.trim() === '') return undefined;
     const p = parseInstant(t.trim());
+    const refuse = (message: string) => badRequest(message, [{ path: name, message }]);
     if (!p) {
-      throw badRequest(
+      throw refuse(
         `${name} must be a UTC date-time 'YYYY-MM-DD HH:MM:SS', a day 'YYYY-MM-DD' or ISO 8601 (got '${t}')`,
       );
+    }
+    // Both ends of the unit it names: a day-only '2100-12-31' reaches 2101-01-01 exclusive.
+    if (!isSupportedInstant(p.ms) || !isSupportedInstant(p.ms + p.unitMs - 1)) {
+      throw refuse(unsupportedDateMessage(name, t));
     }
     return p;
   };
@@ -500,7 +505,7 @@ const eventsQuery = z.object({
   ...pageParams(ISR_EVENTS_MAX_PAGE_SIZE, ISR_EVENTS_DEFAULT_PAGE_SIZE),
   time_from: instantText('time_from'),
   time_to: instantText('time_to'),
-  q: searchParam('q', 200),
+  q: textParam('q', 200),
   source: textParam('source', 40),
   affiliate: textParam('affiliate', 200),
   subid: textParam('subid', 200),

@@ -8,7 +8,7 @@
  *   so a client never silently gets fewer rows than it asked for;
  * - level: trace | debug | info | warn | error | fatal (exact level, case-insensitive);
  * - q: up to 200 characters, a case-insensitive substring of the message or of the context's JSON
- *   text (LIKE wildcards are matched literally).
+ *   text (LIKE wildcards are matched literally); no control characters but tab, newline and CR.
  *
  * Answer: `{rows: [{id, ts, level, msg, context}], total, totalPages, page, pageSize,
  * totalCapped}`, newest first (ts desc, then id desc); ts is ISO 8601 UTC, context the stored JSON
@@ -112,7 +112,8 @@ export function parseLogsQuery(q: Record<string, string | undefined>): LogsQuery
 const logsQuerySchema = z.object({
   ...pageParams(LOGS_MAX_PAGE_SIZE, LOGS_DEFAULT_PAGE_SIZE),
   level: enumParam('level', LOG_LEVELS),
-  q: textParam('q', LOGS_MAX_Q),
+  // Log messages are free text that may span lines: tab, newline and CR may be searched for.
+  q: textParam('q', LOGS_MAX_Q, { allowLineSpace: true }),
 });
 
 /** Runs one page of the log query (newest first) with its total → LogsPage. */

@@ -27,6 +27,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import { z } from 'zod';
+import { isSupportedInstant, unsupportedDateMessage } from '../access/params';
 import { validate } from '../http/body';
 import { choiceParam, textParam } from '../http/fields';
 import { badRequest } from '../errors';
@@ -112,12 +113,7 @@ export function parseDay(text: string): number | null {
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const ms = Date.UTC(y, mo - 1, d);
   const back = new Date(ms);
-  if (
-    y < 1970 ||
-    back.getUTCFullYear() !== y ||
-    back.getUTCMonth() !== mo - 1 ||
-    back.getUTCDate() !== d
-  )
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d)
     return null;
   return ms;
 }
@@ -142,8 +138,9 @@ const overviewQuery = z.object({
 /**
  * Checks the query of GET /metrics/overview → the filters and the requested days (from may be
  * null: "all time", resolved against the data by the caller). Throws 400 for a malformed or
- * impossible day, from after to, a range longer than METRICS_MAX_RANGE_DAYS, an unknown
- * provider/status/type, or plan/source longer than 100 characters.
+ * impossible day, a day outside 1970–2100, from after to, a range longer than
+ * METRICS_MAX_RANGE_DAYS, an unknown provider/status/type, or plan/source longer than 100
+ * characters.
  */
 export function parseOverviewQuery(
   q: Query,
@@ -155,7 +152,9 @@ export function parseOverviewQuery(
     const t = input[name];
     if (t === undefined) return undefined;
     const ms = parseDay(t);
-    if (ms === null) throw badRequest(`${name} must be a UTC day 'YYYY-MM-DD' (got '${t}')`);
+    const refuse = (message: string) => badRequest(message, [{ path: name, message }]);
+    if (ms === null) throw refuse(`${name} must be a UTC day 'YYYY-MM-DD' (got '${t}')`);
+    if (!isSupportedInstant(ms)) throw refuse(unsupportedDateMessage(name, t));
     return ms;
   };
   const fromMs = day('from');
