@@ -89,9 +89,6 @@ export default defineConfig({
     // Maps are written for debugging a production stack trace, but not referenced from the
     // bundles, and server/static.ts never serves them.
     sourcemap: 'hidden',
-    // The Vite manifest (dist/.vite/manifest.json, in a hidden folder the server never serves):
-    // which chunks each entry and screen loads, for inspecting the build.
-    manifest: true,
     rolldownOptions: {
       // Brotli at its best quality (the compression plugin) makes the build's callbacks slow by
       // design; Rolldown would print a timing report on every build.

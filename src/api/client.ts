@@ -56,35 +56,15 @@ export function isAbortError(error: unknown): boolean {
 const unauthorizedHandlers = new Set<() => void>();
 
 /**
- * Whether a 401 answered while no handler is registered is kept for the first one registered:
- * 'off' (dropped, the default), 'holding' (set by holdUnauthorizedUntilHandled), 'held' (one came).
- */
-let heldUnauthorized: 'off' | 'holding' | 'held' = 'off';
-
-/**
  * Registers what happens when a call answers 401 (CONTRACT.md: the token is already cleared;
  * the app navigates to /admin/login remembering where the operator was). Returns the function
- * that unregisters it. The login, who-am-I and logout calls never trigger it. A 401 held since
- * {@link holdUnauthorizedUntilHandled} is delivered to this handler at once.
+ * that unregisters it. The login, who-am-I and logout calls never trigger it.
  */
 export function onUnauthorized(handler: () => void): () => void {
   unauthorizedHandlers.add(handler);
-  const held = heldUnauthorized === 'held';
-  heldUnauthorized = 'off';
-  if (held) runUnauthorizedHandler(handler);
   return () => {
     unauthorizedHandlers.delete(handler);
   };
-}
-
-/**
- * Until the first onUnauthorized handler is registered, keeps a 401 instead of dropping it, and
- * delivers it to that handler. The console calls it at start-up, before the first screen's data
- * is prefetched ahead of the first render (issue 10 "Delivery"): a stored token the server no
- * longer accepts then still leads to /login with the session-expired message (§6).
- */
-export function holdUnauthorizedUntilHandled(): void {
-  if (unauthorizedHandlers.size === 0 && heldUnauthorized === 'off') heldUnauthorized = 'holding';
 }
 
 function runUnauthorizedHandler(handler: () => void): void {
@@ -96,7 +76,6 @@ function runUnauthorizedHandler(handler: () => void): void {
 }
 
 function notifyUnauthorized(): void {
-  if (unauthorizedHandlers.size === 0 && heldUnauthorized === 'holding') heldUnauthorized = 'held';
   for (const handler of [...unauthorizedHandlers]) runUnauthorizedHandler(handler);
 }
 

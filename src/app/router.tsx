@@ -12,10 +12,12 @@
  */
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { Navigate, type RouteObject } from 'react-router-dom';
+import { Navigate, type createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { onUnauthorized } from '../api/client';
 import { statsQueryOptions } from '../api/stats';
 import { hasToken } from '../api/token';
 import { listQueryFromSearch } from '../domain/list';
+import { LOGIN_PATH, loginRedirectState } from '../screens/useLoginRedirect';
 import { AppRoot, type RouteHandle } from './AppRoot';
 import { RequireAuth } from './RequireAuth';
 import { RouteErrorPage, RouteFallback } from './RouteFallback';
@@ -157,6 +159,26 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
       ],
     },
   ];
+}
+
+/** A data router of the console (the browser's, or a story's memory router). */
+type AppRouter = Pick<ReturnType<typeof createBrowserRouter>, 'state' | 'navigate'>;
+
+/**
+ * Sends the operator to /login after any 401 (CONTRACT.md Authentication, §6; the API client has
+ * already cleared the token), remembering where they were, so the login screen says the session
+ * expired. Registered with the router as it is made, so a route loader's first query that answers
+ * 401 is handled too. Returns the function that unregisters it.
+ */
+export function signOutOnUnauthorized(router: AppRouter): () => void {
+  return onUnauthorized(() => {
+    const { location } = router.state;
+    if (location.pathname === LOGIN_PATH) return;
+    void router.navigate(LOGIN_PATH, {
+      replace: true,
+      state: loginRedirectState(location, 'session_expired'),
+    });
+  });
 }
 
 /**

@@ -4,10 +4,10 @@
  * screen is kept in `flowRouter` so a play function can read the location it ended at.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { createMemoryRouter, RouterProvider, type InitialEntry } from 'react-router-dom';
 import { createQueryClient } from '../../src/app/queryClient';
-import { appRoutes } from '../../src/app/router';
+import { appRoutes, signOutOnUnauthorized } from '../../src/app/router';
 
 /** Props of {@link FlowApp}. */
 export interface FlowAppProps {
@@ -34,11 +34,14 @@ export function flowLocation(): string {
 /** The console at `initialEntry`, exactly as the browser router runs it (minus the /admin basename). */
 export function FlowApp({ initialEntry }: FlowAppProps) {
   const [queryClient] = useState(() => createQueryClient({ retry: false }));
-  const [router] = useState(() => {
+  // The 401 handling is registered as the router is made, as src/main.tsx does, so a route
+  // loader's first query that answers 401 finds it; it ends with the flow.
+  const [{ router, stopUnauthorized }] = useState(() => {
     const created = createMemoryRouter(appRoutes(queryClient), { initialEntries: [initialEntry] });
     current = created;
-    return created;
+    return { router: created, stopUnauthorized: signOutOnUnauthorized(created) };
   });
+  useEffect(() => stopUnauthorized, [stopUnauthorized]);
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

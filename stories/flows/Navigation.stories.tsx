@@ -10,6 +10,14 @@ import {
   usersHandlers,
   whoamiHandlers,
 } from '../../tests/msw/handlers';
+import { logsHandlers } from '../../tests/msw/handlers-logs';
+import {
+  isrAffiliatesHandlers,
+  isrDailyHandlers,
+  isrEventsHandlers,
+  isrSummaryHandlers,
+  metricsHandlers,
+} from '../../tests/msw/handlers-metrics';
 import { FlowApp, flowLocation } from './FlowApp';
 import { LAZY, quietStream, recordCalls, seen } from './handlers';
 
@@ -30,6 +38,12 @@ const meta = {
         statusHandlers.ok(),
         usersHandlers.list(),
         subscriptionsHandlers.list(),
+        metricsHandlers.byRange(),
+        isrSummaryHandlers.ok(),
+        isrDailyHandlers.ok(),
+        isrAffiliatesHandlers.ok(),
+        isrEventsHandlers.list(),
+        logsHandlers.list(),
         quietStream(),
       ],
     },

@@ -61,8 +61,8 @@ export interface AppLayoutProps {
   /** Called with the next sound setting when the header switch is flipped. */
   onSoundToggle: (next: boolean) => void;
   /**
-   * The live stream's header items (issue 9: the stream-state indicator and the Activity feed
-   * button), shown before the sound switch; nothing when absent.
+   * The live stream's header items (the stream-state indicator and the Activity feed button),
+   * shown before the sound switch; nothing when absent.
    */
   liveActivity?: ReactNode;
   /** Called when the operator presses 'Log out' (§4 Session: the screen clears the token and goes to /login). */
@@ -141,13 +141,9 @@ function ExternalLinks({ links, direction }: ExternalLinksProps) {
 
 /**
  * The shell every signed-in route shares (§2 Layout): a header with version, title, external
- * links, the live stream's items (issue 9), operator, sound switch and 'Log out'; the eight-entry sidebar ('Main' navigation),
- * collapsible on desktop and an overlay on mobile; and the main landmark holding the screen.
- *
- * The overlay's dialog code is loaded once the browser is idle on a phone, or when the menu is
- * first opened or its button touched or focused (issue 10 "Delivery": not in the shell's start-up
- * code); until it has arrived, an open menu shows nothing, and it opens as soon as it has. Should
- * it fail to load, the menu closes again (the button keeps focus) and the next opening retries.
+ * links, the live stream's items, operator, sound switch and 'Log out'; the eight-entry sidebar
+ * ('Main' navigation), collapsible on desktop and an overlay dialog on mobile; and the main
+ * landmark holding the screen.
  */
 export function AppLayout({
   viewport,

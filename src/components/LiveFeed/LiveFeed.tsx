@@ -41,7 +41,7 @@ export function liveEventProvider(provider: string | null): string | null {
 }
 
 /**
- * The live activity feed (issue 9 Console): the last events, newest first, each with its type, the
+ * The live activity feed: the last events, newest first, each with its type, the
  * customer's email, the provider, the amount in its own currency and when it happened (relative,
  * and the UTC time 'YYYY-MM-DD HH:MM UTC'). Missing fields show a dash or are left out (an access
  * change has no amount); long emails are truncated with the full text as a tooltip. An empty feed

@@ -8,7 +8,6 @@ import {
   apiRequestFirstFound,
   apiUrl,
   errorMessageFromResponse,
-  holdUnauthorizedUntilHandled,
   isAbortError,
   onUnauthorized,
   toQueryString,
@@ -345,49 +344,6 @@ describe('401 handling (CONTRACT.md)', () => {
     } finally {
       off();
     }
-  });
-});
-
-describe('a 401 held until the first handler (holdUnauthorizedUntilHandled)', () => {
-  const unauthorized = () =>
-    server.use(
-      http.get(api('/echo'), () =>
-        HttpResponse.json({ message: 'Session expired' }, { status: 401 }),
-      ),
-    );
-
-  it('is delivered to the first handler registered after it, once', async () => {
-    unauthorized();
-    holdUnauthorizedUntilHandled();
-    await rejection(apiRequest('/echo'));
-    const first = vi.fn();
-    const second = vi.fn();
-    const offs = [onUnauthorized(first), onUnauthorized(second)];
-    try {
-      expect(first).toHaveBeenCalledTimes(1);
-      expect(second).not.toHaveBeenCalled();
-    } finally {
-      offs.forEach((off) => off());
-    }
-  });
-
-  it('without the hold, a 401 nobody handles is dropped', async () => {
-    unauthorized();
-    await rejection(apiRequest('/echo'));
-    const handler = vi.fn();
-    const off = onUnauthorized(handler);
-    off();
-    expect(handler).not.toHaveBeenCalled();
-  });
-
-  it('ends when a handler registers, even if no 401 came', async () => {
-    unauthorized();
-    holdUnauthorizedUntilHandled();
-    onUnauthorized(vi.fn())();
-    await rejection(apiRequest('/echo'));
-    const handler = vi.fn();
-    onUnauthorized(handler)();
-    expect(handler).not.toHaveBeenCalled();
   });
 });
 
