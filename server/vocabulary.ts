@@ -1,5 +1,5 @@
 /**
- * The server's fixed vocabularies, defined once (issue 6 "Server list plumbing"): providers,
+ * The server's fixed vocabularies, defined once: providers,
  * billing cadences, provider statuses and forum-access (mg) statuses. Routes validate against
  * these lists, the seed draws from them and the stats build their SQL from them; the schema's
  * CHECK constraints (server/db/migrations/001_init.sql) spell the same words.

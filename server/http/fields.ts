@@ -1,6 +1,6 @@
 /**
- * Zod building blocks for every query string and JSON body the API accepts (issue 6: one
- * validation style). Each builder takes the parameter's name so its messages name it, exactly as
+ * Zod building blocks for every query string and JSON body the API accepts, so every route
+ * validates in one style. Each builder takes the parameter's name so its messages name it, exactly as
  * the console and docs/api.md expect ("pageSize must be a whole number from 1 to 500 (got '0')").
  * Routes compose them into `z.object({...})` schemas and run them through `validate`
  * (server/http/body.ts), which answers a bad value with 400 `{error:'bad_request', message,

@@ -7,7 +7,7 @@
  * - GET /isr-metrics/affiliates?from&to&limit → {rows: [{affiliate, amount_cents, events}], currency}
  * - GET /isr-events?q&source&affiliate&subid&receipt&order_id&time_from&time_to&page&pageSize → {rows, total, page, pageSize, totalCapped}
  *
- * Self-contained on purpose (issue #7): its own parameter checks on top of server/access/params.
+ * Self-contained on purpose: its own parameter checks on top of server/access/params.
  *
  * Instants: 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.fff]]' (UTC, what the console sends, §5) or ISO
  * 8601 with 'T' and an optional 'Z' / ±HH:MM offset. A lower bound is inclusive. An upper bound

@@ -1,6 +1,6 @@
 /**
  * GET /metrics/overview (specification §2 Metrics screen, §3 Metrics response, §7 "Metrics load";
- * CONTRACT.md; docs/api.md "Metrics"). Self-contained on purpose (issue #7): its own parameter
+ * CONTRACT.md; docs/api.md "Metrics"). Self-contained on purpose: its own parameter
  * checks on top of server/access/params, no shared list helper.
  *
  * Definitions (UTC days; money in integer cents of the reporting currency):
