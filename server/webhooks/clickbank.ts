@@ -6,8 +6,10 @@
  * The body is `{notification, iv}` (base64), AES-256-CBC with the key derived from the secret key
  * (server/clickbank/ins.ts). A body that does not decrypt, or decrypts to something that is not
  * JSON (a wrong key passes the padding check now and then), answers 401 and writes nothing. A
- * missing envelope field, an unknown transactionType or missing fields answer 400. TEST and TEST_*
- * notifications answer 200 and are logged, changing nothing else.
+ * missing envelope field, an unknown transactionType, missing fields or a notification nested deeper
+ * than WEBHOOK_MAX_DEPTH answer 400. Text is data: NUL characters are removed from the decrypted
+ * notification, and unpaired surrogates replaced, before anything reads it (storableJson). TEST
+ * and TEST_* notifications answer 200 and are logged, changing nothing else.
  *
  * Effects, in ONE transaction with the dedup row, the logs row, the forum jobs and the live events:
  * | transactionType  | order row (receipt)   | subscription (provider_id = initial receipt) | lifecycle | access | ISR | live |
@@ -31,6 +33,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
+import { isSupportedInstant } from '../access/params';
 import { badRequest } from '../errors';
 import { validate } from '../http/body';
 import { emailField } from '../http/fields';
@@ -48,6 +51,7 @@ import {
   readRawBody,
   recordIsr,
   refusalWarner,
+  storableJson,
   unauthorized,
   upsertCustomer,
   type AccessTarget,
@@ -69,7 +73,8 @@ export type ClickbankTransactionType = (typeof CLICKBANK_TRANSACTION_TYPES)[numb
 
 /**
  * A ClickBank transactionTime → Date. Accepts both forms ClickBank sends:
- * '2023-07-28T02:07:57+00:00' (ISO 8601) and '20220810T162015-0700' (basic format); null otherwise.
+ * '2023-07-28T02:07:57+00:00' (ISO 8601) and '20220810T162015-0700' (basic format), from 1970 to
+ * 2100 (isSupportedInstant); null otherwise.
  */
 export function parseClickbankTime(text: string): Date | null {
   const basic = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(Z|[+-]\d{2}:?\d{2})?$/.exec(
@@ -86,7 +91,7 @@ export function parseClickbankTime(text: string): Date | null {
     return null;
   }
   const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? new Date(ms) : null;
+  return isSupportedInstant(ms) ? new Date(ms) : null;
 }
 
 const cbTime = (name: string) =>
@@ -571,15 +576,16 @@ export function parseClickbankDelivery(
     throw badRequest('The body must be a JSON object {notification, iv}');
   }
   const envelope = validate(envelopeSchema, body);
-  let plain: unknown;
+  let decrypted: unknown;
   try {
-    plain = JSON.parse(decryptIns(envelope, secretKey));
+    decrypted = JSON.parse(decryptIns(envelope, secretKey));
   } catch {
     throw unauthorized('The notification does not decrypt with the configured secret key');
   }
-  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) {
+  if (decrypted === null || typeof decrypted !== 'object' || Array.isArray(decrypted)) {
     throw unauthorized('The notification does not decrypt to a JSON object');
   }
+  const plain = storableJson(decrypted);
   const rawType = (plain as { transactionType?: unknown }).transactionType;
   if (typeof rawType === 'string' && /^TEST($|[_-])/i.test(rawType.trim())) {
     const t = (plain as { transactionTime?: unknown }).transactionTime;

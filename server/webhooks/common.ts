@@ -16,7 +16,7 @@
 import type { Context } from 'hono';
 import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
-import { ApiError } from '../errors';
+import { ApiError, badRequest } from '../errors';
 import { emitLiveEvent, type LiveEventType } from '../live/emit';
 import { recordAccessChange } from '../live/access';
 import { activeAccessCondition, type MgStatus, type Provider } from '../vocabulary';
@@ -57,6 +57,36 @@ function tooLarge(): ApiError {
     413,
     'payload_too_large',
     `Webhook body exceeds ${WEBHOOK_MAX_BODY_BYTES} bytes`,
+  );
+}
+
+/** Deepest nesting of objects and arrays a delivery may have (provider payloads nest a few levels). */
+export const WEBHOOK_MAX_DEPTH = 64;
+
+/** An unpaired UTF-16 surrogate (JSON's "\ud800" parses to one). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` without NUL characters and with unpaired surrogates replaced by U+FFFD. */
+function storableText(text: string): string {
+  return text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/**
+ * A parsed, authenticated delivery made storable: every string and key without NUL (which
+ * PostgreSQL holds in neither text nor jsonb) and with unpaired surrogates (which jsonb refuses)
+ * replaced by U+FFFD. Provider text is data, not a reason to refuse an authentic delivery, which
+ * the provider would otherwise redeliver forever. Keys are copied as data, so a '__proto__' key
+ * stays an ordinary key. Throws 400 when the body nests deeper than WEBHOOK_MAX_DEPTH.
+ */
+export function storableJson(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= WEBHOOK_MAX_DEPTH) {
+    throw badRequest(`The body nests deeper than ${WEBHOOK_MAX_DEPTH} levels`);
+  }
+  if (Array.isArray(value)) return value.map((v) => storableJson(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [storableText(k), storableJson(v, depth + 1)]),
   );
 }
 

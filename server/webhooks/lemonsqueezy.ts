@@ -4,7 +4,9 @@
  * A delivery is `{meta: {event_name, custom_data?}, data: {type, id, attributes}}`, signed with
  * `X-Signature` = lowercase hex HMAC-SHA256 of the raw body with the signing secret. The signature
  * is checked (constant time) before the body is parsed: a missing or wrong one answers 401 and
- * writes nothing. Malformed JSON, an unknown event or missing fields answer 400. An accepted
+ * writes nothing. Malformed JSON, an unknown event, missing fields, a time outside 1970–2100 or a
+ * body nested deeper than WEBHOOK_MAX_DEPTH answer 400. Text is data: NUL characters are removed,
+ * and unpaired surrogates replaced, before anything reads it (storableJson). An accepted
  * delivery answers 200 `{ok, provider, event, duplicate, effects}` after ONE transaction that holds
  * its dedup row, its logs row, its data changes, its forum jobs and its live events.
  *
@@ -38,6 +40,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Queryable } from '../db/types';
 import type { AppDeps } from '../context';
+import { isSupportedInstant, unsupportedDateMessage } from '../access/params';
 import { badRequest } from '../errors';
 import { validate } from '../http/body';
 import { emailField } from '../http/fields';
@@ -59,6 +62,7 @@ import {
   readRawBody,
   recordIsr,
   refusalWarner,
+  storableJson,
   unauthorized,
   upsertCustomer,
   type AccessTarget,
@@ -99,14 +103,22 @@ export function verifyLemonSqueezySignature(
   return timingSafeEqual(expected, Buffer.from(signature.trim(), 'hex'));
 }
 
-/** A LemonSqueezy timestamp ('2021-08-11T13:47:27.000000Z') → Date. */
+/** A LemonSqueezy timestamp ('2021-08-11T13:47:27.000000Z') from 1970 to 2100 → Date. */
 const lsTime = (name: string) =>
   z.string({ error: `${name} must be a date-time string` }).transform((v, ctx): Date => {
     const ms = Date.parse(v);
     if (!Number.isFinite(ms)) {
       ctx.addIssue({
         code: 'custom',
-        message: `${name} is not a date-time (got '${v}')`,
+        message: `${name} is not a date-time (got '${v.slice(0, 40)}')`,
+        input: v,
+      });
+      return z.NEVER;
+    }
+    if (!isSupportedInstant(ms)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: unsupportedDateMessage(name, v.slice(0, 40)),
         input: v,
       });
       return z.NEVER;
@@ -664,7 +676,7 @@ export async function handleLemonSqueezyDelivery(
   } catch {
     throw badRequest('The body is not valid JSON');
   }
-  const delivery = parseLemonSqueezyDelivery(body);
+  const delivery = parseLemonSqueezyDelivery(storableJson(body));
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     await lockCustomer(tx, deliveryEmail(delivery));
