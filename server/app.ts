@@ -6,6 +6,8 @@
  */
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { routePath } from 'hono/route';
 import { secureHeaders } from 'hono/secure-headers';
 import {
   createAuthRouter,
@@ -20,7 +22,7 @@ import { jsonBodyGuard, jsonBodyLimit } from './http/body';
 import { createLiveHub, type LiveHub } from './live/hub';
 import { createLiveStreamRouter } from './live/stream';
 import { sameOriginGuard } from './http/sameOrigin';
-import { requestLogger, writeDbLog } from './logging';
+import { errorClass, requestIdOf, requestLogger, safeErrorMessage, writeDbLog } from './logging';
 import { featureRoutes } from './routes/registry';
 import { createHealthRouter } from './routes/health';
 import { createStatsRouter } from './routes/stats';
@@ -107,16 +109,23 @@ const HTTP_CODES: Record<number, string> = {
   503: 'db_unavailable',
 };
 
-/** Turns anything thrown by a route into the docs/api.md error JSON; 5xx are logged (process and logs table). */
+/**
+ * Turns anything thrown by a route into the docs/api.md error JSON; 5xx are logged (process and
+ * logs table) with the request id, which a 500's answer also carries so an operator can find the
+ * line. The error itself is logged through serializeError (server/logging.ts): customer data the
+ * error carries stays out of both logs, the stack stays in the process log.
+ */
 function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
+  const request_id = requestIdOf(c);
   if (err instanceof ApiError) {
     if (err.status >= 500) {
-      deps.log.error({ code: err.code, path: c.req.path }, err.message);
+      deps.log.error({ code: err.code, path: c.req.path, request_id }, err.message);
       writeDbLog(deps, 'error', err.message, {
         code: err.code,
         method: c.req.method,
         path: c.req.path,
         status: err.status,
+        request_id,
       });
     }
     return c.json({ error: err.code, message: err.message, ...err.extra }, err.status as 400);
@@ -140,7 +149,7 @@ function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
   }
   if (err instanceof HTTPException) {
     const status = err.status;
-    if (status >= 500) deps.log.error({ path: c.req.path, status }, err.message);
+    if (status >= 500) deps.log.error({ path: c.req.path, status, request_id }, err.message);
     return c.json(
       {
         error: HTTP_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request'),
@@ -150,21 +159,29 @@ function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
     );
   }
   if (isDatabaseDown(err)) {
-    deps.log.error({ path: c.req.path }, 'database unavailable');
+    deps.log.error({ path: c.req.path, request_id }, 'database unavailable');
     return c.json(
       { error: 'db_unavailable', message: 'Backend database is currently unavailable.' },
       503,
     );
   }
-  const message = err instanceof Error ? err.message : String(err);
-  deps.log.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
-  writeDbLog(deps, 'error', 'Unhandled server error', {
+  const where = {
     method: c.req.method,
     path: c.req.path,
-    error: err instanceof Error ? err.name : 'Error',
-    detail: message.slice(0, 500),
+    route: routePath(c),
+    request_id,
+    error_class: errorClass(err),
+  };
+  deps.log.error({ ...where, err }, 'unhandled error');
+  writeDbLog(deps, 'error', 'Unhandled server error', {
+    method: where.method,
+    path: where.path,
+    route: where.route,
+    request_id,
+    error: where.error_class,
+    detail: safeErrorMessage(err).slice(0, 500),
   });
-  return c.json({ error: 'internal', message: 'Internal server error' }, 500);
+  return c.json({ error: 'internal', message: 'Internal server error', request_id }, 500);
 }
 
 /** Test seams for createApp. */
@@ -190,6 +207,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
   const app = new Hono();
 
   const hstsMaxAge = config.hstsMaxAge ?? 0;
+  // Every answer names its request (X-Request-Id; a proxy's well-formed id is kept), and every log
+  // line about it carries the same id.
+  app.use('*', requestId({ limitLength: 100 }));
   app.use(
     '*',
     secureHeaders({

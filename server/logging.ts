@@ -1,25 +1,102 @@
 /**
- * Logging: the pino process logger, the per-request access log (method, path, status, ms), and
- * non-blocking writes of notable events (5xx errors, sign-ins, sign-outs) into the `logs` table
- * that the Logs screen reads (specification §2 Logs). Tokens and passwords are never logged.
+ * Logging: the pino process logger, the per-request access log (method, path, status, ms,
+ * request id), and non-blocking writes of notable events (5xx errors, sign-ins, sign-outs) into
+ * the `logs` table that the Logs screen reads (specification §2 Logs). Tokens and passwords are
+ * never logged; an error is logged through serializeError, which keeps its stack but not the
+ * customer data a failed query carries (parameters, quoted values, email addresses).
  *
  * Log hygiene (issue 8): rows are queued in a bounded queue (dropped rows are counted), long
  * caller-controlled fields are truncated, and retention deletes rows older than LOG_RETENTION_DAYS
  * and beyond LOG_MAX_ROWS.
  */
 import type { Db } from './db/types';
-import type { MiddlewareHandler } from 'hono';
-import { pino, type Logger } from 'pino';
+import type { Context, MiddlewareHandler } from 'hono';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { AppDeps } from './context';
 
 /** Log levels of the `logs` table (§9). */
 export type DbLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
-/** Creates the process logger (JSON lines on stdout) at `level` (pino level or 'silent'). */
-export function createLogger(level = 'info'): Logger {
-  return pino({
+/**
+ * An email address inside free text (a database message, a stack, a thrown sentence). Slashes
+ * end it, so a file path through an npm scope ('node_modules/@scope/pkg') is not one.
+ */
+const EMAIL_IN_TEXT = /[^\s@"'`<>()[\]{},;:/\\]+@[^\s@"'`<>()[\]{},;:/\\]+/g;
+
+/** `text` with every email address in it replaced by '[email]'. */
+export function redactEmails(text: string): string {
+  return text.replace(EMAIL_IN_TEXT, '[email]');
+}
+
+/** The SQLSTATE of a PostgreSQL error (PGlite's and node-postgres's carry `code` and `severity`), else undefined. */
+function sqlState(err: object): string | undefined {
+  const code = (err as { code?: unknown }).code;
+  return 'severity' in err && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)
+    ? code
+    : undefined;
+}
+
+/**
+ * The class a log line names for `err`: 'DatabaseError' for a PostgreSQL error (both drivers name
+ * theirs plain 'error'), else the error's own name (TypeError, RangeError, …).
+ */
+export function errorClass(err: unknown): string {
+  if (!(err instanceof Error)) return typeof err;
+  if (sqlState(err)) return 'DatabaseError';
+  return err.name || err.constructor.name || 'Error';
+}
+
+/**
+ * The message of `err` safe to log: email addresses replaced, and for a PostgreSQL data exception
+ * (SQLSTATE class 22, e.g. 'invalid input syntax for type integer: "…"'), which quotes the value
+ * it refused, every quoted value replaced too.
+ */
+export function safeErrorMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const quotesValues = err instanceof Error && sqlState(err)?.startsWith('22') === true;
+  return redactEmails(quotesValues ? message.replace(/"[^"]*"/g, '"[redacted]"') : message);
+}
+
+/**
+ * pino's `err` serializer: the error class, code, safe message (safeErrorMessage), the stack (its
+ * message line made safe the same way), and for a database error its statement and the table,
+ * column and constraint it names. Left out: the statement's parameters and the row values a
+ * database error carries (`params`, `detail`, `where`, …), which hold customers' emails and names.
+ */
+export function serializeError(err: unknown): unknown {
+  if (typeof err === 'string') return redactEmails(err);
+  if (!(err instanceof Error)) return err;
+  const message = safeErrorMessage(err);
+  const out: Record<string, unknown> = { type: errorClass(err), message };
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') out.code = code;
+  if (err.stack) out.stack = redactEmails(err.stack.split(err.message).join(message));
+  if (sqlState(err)) {
+    const fields = err as unknown as Record<string, unknown>;
+    if (typeof fields.query === 'string') out.query = redactEmails(fields.query.slice(0, 2000));
+    for (const key of ['table', 'column', 'constraint', 'routine'] as const) {
+      if (typeof fields[key] === 'string') out[key] = fields[key];
+    }
+    out.params = '[redacted]';
+  }
+  return out;
+}
+
+/** The id of the request (hono/request-id, X-Request-Id) that `c` serves, or undefined outside one. */
+export function requestIdOf(c: Context): string | undefined {
+  const id = (c.var as Record<string, unknown>).requestId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Creates the process logger (JSON lines on stdout, or on `destination`) at `level` (pino level or
+ * 'silent'). Errors go through serializeError; tokens, passwords and cookies are redacted.
+ */
+export function createLogger(level = 'info', destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'mg-admin-api' },
+    serializers: { err: serializeError },
     redact: {
       paths: [
         'password',
@@ -33,7 +110,8 @@ export function createLogger(level = 'info'): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Longest message kept in a `logs` row (characters); longer ones are cut with '…'. */
@@ -252,14 +330,14 @@ export function startLogRetention(deps: AppDeps): { stop: () => void; ready: Pro
   return { stop: () => clearInterval(timer), ready };
 }
 
-/** Access-log middleware: one pino line per request with method, path (no query), status and ms. */
+/** Access-log middleware: one pino line per request with method, path (no query), status, ms and request id. */
 export function requestLogger(log: Logger): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     await next();
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const status = c.res.status;
-    const line = { method: c.req.method, path: c.req.path, status, ms };
+    const line = { method: c.req.method, path: c.req.path, status, ms, request_id: requestIdOf(c) };
     if (status >= 500) log.error(line, 'request');
     else log.info(line, 'request');
   };

@@ -467,7 +467,11 @@ describe('errors', () => {
     const res = await a.request('/boom');
     expect(res.status).toBe(500);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ error: 'internal', message: 'Internal server error' });
+    expect(JSON.parse(text)).toEqual({
+      error: 'internal',
+      message: 'Internal server error',
+      request_id: res.headers.get('x-request-id'),
+    });
     expect(text).not.toContain('secret');
     await flushDbLogs(db);
     const rows = await db.query<{ level: string; context: { path: string } }>(
