@@ -4,7 +4,7 @@
  * The admin password is hashed here (scrypt) and only the hash is kept.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { hashPassword, isStrongPasswordHash, parsePasswordHash } from './auth/password';
@@ -192,6 +192,32 @@ export async function ensurePrivateDataDir(
       `DATA_DIR ${dataDir} was open to group or others (mode ${(info.mode & 0o777).toString(8)}); tightened to 700`,
     );
   }
+}
+
+/**
+ * Makes everything inside DATA_DIR private to the server's user: files 0600, folders 0700
+ * (symbolic links are left alone). PGlite unpacks its initial cluster with files open to everyone
+ * (0666) and rewrites its relation cache files 0644 at every start, so startServer runs this once
+ * the database is open; files PostgreSQL creates later are 0600 already. → the number of entries
+ * tightened.
+ */
+export async function restrictDataDirContents(dataDir: string): Promise<number> {
+  let tightened = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      const mode = (await lstat(full)).mode & 0o777;
+      const want = entry.isDirectory() ? 0o700 : 0o600;
+      if ((mode & 0o077) !== 0) {
+        await chmod(full, mode & want);
+        tightened++;
+      }
+      if (entry.isDirectory()) await walk(full);
+    }
+  };
+  await walk(dataDir);
+  return tightened;
 }
 
 async function jwtSecret(

@@ -18,6 +18,7 @@ import {
   isLoopbackHost,
   loadConfig,
   redactDatabaseUrl,
+  restrictDataDirContents,
 } from './config';
 import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
@@ -139,6 +140,9 @@ export async function startServer(
     'database open',
   );
   try {
+    if (!config.databaseUrl && config.dataDir !== 'memory') {
+      await restrictDataDirContents(config.dataDir);
+    }
     if (options.seed !== false) await seedIfEmpty(db, config, log, now());
   } catch (err) {
     await db.close();
