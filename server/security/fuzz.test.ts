@@ -16,6 +16,9 @@
  * and the `logs` table gains only rows that rejected sign-ins are meant to write: 'Admin sign-in
  * failed' (warn) and 'Sign-in rate limit hit' (warn, once per client per window). No 'error'
  * row (e.g. 'Unhandled server error') may appear.
+ *
+ * Well-formed requests with hostile values (NUL, prototype keys, extreme dates, very long strings,
+ * and signed provider deliveries carrying them) are server/security/fuzz.hostile.test.ts's.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
