@@ -11,11 +11,13 @@ import {
   emailParam,
   enumParam,
   pageParams,
+  plainText,
   providerStatusParam,
   rangeOf,
   rowIdParam,
   signedSortParam,
   textParam,
+  utcDateParam,
 } from './fields';
 
 /** The ApiError `fn` throws (fails the test when it does not throw one). */
@@ -220,5 +222,79 @@ describe('parseJsonBody', () => {
     ['{"n":"1"}', 'n: Invalid input: expected number, received string'],
   ])('%s → 400 %s', async (body, message) => {
     expect(await post(false, body)).toEqual({ status: 400, message });
+  });
+});
+
+describe('the boundary rule (plainText) and the date years', () => {
+  const messages = (schema: z.ZodType, input: unknown) => {
+    const r = schema.safeParse(input);
+    return r.success ? [] : r.error.issues.map((i) => i.message);
+  };
+
+  it.each(['a\u0000b', '\u0001', 'x\u001b[2J', 'tab\there', 'line\nbreak', 'cr\r', 'del\u007f'])(
+    'refuses %j in a field that allows no line space',
+    (text) => {
+      expect(messages(plainText('name'), text)).toEqual([
+        'name must not contain control characters',
+      ]);
+    },
+  );
+
+  it('lets tab, newline and CR through only where the field allows line space', () => {
+    const multi = plainText('q', { allowLineSpace: true });
+    expect(multi.parse('a\tb\r\nc')).toBe('a\tb\r\nc');
+    expect(messages(multi, 'a\u0000b')).toEqual(['q must not contain control characters']);
+  });
+
+  it('refuses unpaired surrogates, keeps pairs and other text', () => {
+    expect(messages(plainText('name'), 'x\ud800y')).toEqual([
+      'name must be well-formed Unicode text',
+    ]);
+    expect(messages(plainText('name'), '\udc00')).toEqual([
+      'name must be well-formed Unicode text',
+    ]);
+    expect(plainText('name').parse('😀 é \u2028 __proto__')).toBe('😀 é \u2028 __proto__');
+    expect(messages(plainText('name'), 42)).toEqual(['name must be a string']);
+  });
+
+  it('applies to every query builder before its own checks', () => {
+    const q = z.object({
+      page: pageParams(50, 10).page,
+      email: textParam('email'),
+      start: utcDateParam('start'),
+      status: providerStatusParam('status'),
+    });
+    for (const field of ['page', 'email', 'start', 'status']) {
+      const err = apiError(() => validate(q, { [field]: '1\u0000' }));
+      expect(err.extra.issues).toEqual([
+        { path: field, message: `${field} must not contain control characters` },
+      ]);
+    }
+  });
+
+  it('holds dates to 1970-01-01 … 2100-12-31 UTC', () => {
+    const start = z.object({ start: utcDateParam('start') });
+    expect(validate(start, { start: '1970-01-01' }).start?.at.toISOString()).toBe(
+      '1970-01-01T00:00:00.000Z',
+    );
+    expect(validate(start, { start: '2100-12-31 23:59:59' }).start?.hasTime).toBe(true);
+    // Years below 100 are not even read as dates (Date.UTC would move them to the 1900s).
+    expect(apiError(() => validate(start, { start: '0000-01-01' })).status).toBe(400);
+    for (const text of ['1969-12-31 23:59:59', '2101-01-01', '9999-12-31 23:59:59', '0100-01-01']) {
+      expect(apiError(() => validate(start, { start: text })).message).toBe(
+        `start must be a date from 1970-01-01 to 2100-12-31 UTC (got '${text}')`,
+      );
+    }
+    const body = z.object({ until: dateTimeField('until') });
+    expect(apiError(() => validate(body, { until: '9999-12-31 23:59:59' })).message).toContain(
+      'until must be a date from 1970-01-01 to 2100-12-31 UTC',
+    );
+  });
+
+  it('an email field refuses a NUL rather than passing it to the database', () => {
+    const body = z.object({ email: emailField() });
+    expect(apiError(() => validate(body, { email: 'a\u0000b@example.com' })).message).toBe(
+      'email must not contain control characters',
+    );
   });
 });
