@@ -1,5 +1,5 @@
 /**
- * The reference server as one Hono app (brief item 5): security headers and request logging on
+ * The reference server as one Hono app: security headers and request logging on
  * every answer; the console under /admin; the admin API under config.apiPrefix with its public
  * routes (auth, health) first, then the authentication middleware, then the dashboard routes and
  * every feature router of server/routes/registry.ts. Errors become the JSON of docs/api.md.
@@ -76,7 +76,7 @@ const NET_DOWN_CODES = new Set([
 /**
  * Whether `err` means the database cannot be reached (→ 503 db_unavailable, not 500): a closed
  * PGlite or pool ("database is closed"), or a PostgreSQL server that refuses, drops or times out
- * connections (issue 10 item 6).
+ * connections.
  */
 export function isDatabaseDown(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -197,7 +197,7 @@ export interface CreateAppOptions {
 }
 
 /**
- * Builds the whole server (brief items 5 and 6): `createApp(deps).fetch` serves the admin API
+ * Builds the whole server: `createApp(deps).fetch` serves the admin API
  * under deps.config.apiPrefix (public: POST /auth/login, /auth/logout, /logout, GET /auth/whoami,
  * /health, /health/db; everything else needs a session, CONTRACT.md "Authentication") and the
  * console under /admin. Unknown API paths answer 404 JSON `{error:'not_found', message}`.
@@ -217,14 +217,14 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
       xFrameOptions: 'DENY',
       referrerPolicy: 'strict-origin-when-cross-origin',
       xContentTypeOptions: 'nosniff',
-      // HSTS_MAX_AGE (issue 10 item 8): off on loopback http, 180 days elsewhere by default.
+      // HSTS_MAX_AGE: off on loopback http, 180 days elsewhere by default.
       strictTransportSecurity: hstsMaxAge > 0 ? `max-age=${hstsMaxAge}; includeSubDomains` : false,
     }),
   );
   app.use('*', requestLogger(deps.log));
 
   const api = new Hono<AuthEnv>();
-  // Cross-site unsafe requests are refused before anything else (issue 10 item 4).
+  // Cross-site unsafe requests are refused before anything else.
   api.use('*', sameOriginGuard(trustedHops(config)));
   api.route('/', createAuthRouter(deps, options.auth));
   api.route('/', createHealthRouter(deps));
@@ -254,7 +254,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
   );
   app.route(config.apiPrefix, api);
 
-  // Provider webhooks (issue 9): at the server root, no session; each verifies its own signature.
+  // Provider webhooks: at the server root, no session; each verifies its own signature.
   app.route('/', webhookRoutes(deps));
 
   app.get('/', (c) => c.redirect(`${CONSOLE_BASE}/`, 302));

@@ -177,7 +177,7 @@ function discourse(env: Env): DiscourseConfig | null {
 }
 
 /**
- * Creates DATA_DIR with mode 0700 (issue 10 item 8); an existing folder that group or others can
+ * Creates DATA_DIR with mode 0700; an existing folder that group or others can
  * read or enter is tightened to 0700, with a warning naming the old mode.
  */
 export async function ensurePrivateDataDir(
@@ -303,8 +303,7 @@ function randomClickbankKey(): string {
 }
 
 /**
- * Builds the ServerConfig from environment variables (brief item 1; defaults in the report's env
- * table): PORT 8080, DATA_DIR './.data' or 'memory', API_PREFIX '/api/admin', STATIC_DIR 'dist',
+ * Builds the ServerConfig from environment variables (docs/configuration.md lists them): PORT 8080, DATA_DIR './.data' or 'memory', API_PREFIX '/api/admin', STATIC_DIR 'dist',
  * ADMIN_EMAIL/ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH), JWT_SECRET (else generated into
  * DATA_DIR/jwt-secret), SESSION_TTL_S 43200, REPORTING_CURRENCY USD, FX_RATES, SEED_CUSTOMERS 3000,
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
@@ -316,7 +315,7 @@ function randomClickbankKey(): string {
  * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
  * OUTBOX_MAX_ATTEMPTS 12, OUTBOX_POLL_MS 5000, OUTBOX_WAIT_MS 2000, EXPIRATION_INTERVAL_S 300 (0 = no
  * scheduled expiration).
- * Issue 10: HOST 127.0.0.1, SESSION_IDLE_S 1800,
+ * HOST 127.0.0.1, SESSION_IDLE_S 1800,
  * COOKIE_SECURE and HSTS_MAX_AGE (off on loopback, on / 15552000 elsewhere), TRUSTED_PROXY_HOPS 0
  * (TRUST_PROXY=true → 1), LOGIN_ACCOUNT_RATE_MAX 3 × LOGIN_RATE_MAX, LOGIN_HASH_CONCURRENCY 2.
  * Demo mode = neither ADMIN_PASSWORD nor ADMIN_PASSWORD_HASH set (password 'admin', SEED_CUSTOMERS
@@ -416,7 +415,7 @@ export async function loadConfig(
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', exposed ? DEFAULT_HSTS_MAX_AGE : 0, 0, 63_072_000),
     reportingCurrency,
     fxRates,
-    // Demo data only in demo mode, unless SEED_CUSTOMERS asks for it explicitly (issue 10 item 1).
+    // Demo data only in demo mode, unless SEED_CUSTOMERS asks for it explicitly.
     seedCustomers: integer(env, 'SEED_CUSTOMERS', demoMode ? 3000 : 0, 0, 2_000_000),
     seedValue: integer(env, 'SEED', 42, 0, 2 ** 32 - 1),
     discourse: discourse(env),
@@ -475,7 +474,7 @@ export async function loadConfig(
     streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_S', 15, 1, 300) * 1000,
     streamMaxPerSession: integer(env, 'STREAM_MAX_PER_SESSION', 5, 1, 100),
     streamMaxTotal: integer(env, 'STREAM_MAX_TOTAL', 200, 1, 100_000),
-    // Issue 9: forum outbox and expiration scheduler.
+    // Forum outbox and expiration scheduler.
     outbox: {
       maxAttempts: integer(env, 'OUTBOX_MAX_ATTEMPTS', 12, 1, 1000),
       pollMs: integer(env, 'OUTBOX_POLL_MS', 5000, 100, 3_600_000),
@@ -495,7 +494,7 @@ export async function loadConfig(
       .digest()
       .subarray(0, 16);
     config.adminPasswordHash = await hashPassword(givenPassword ?? DEMO_PASSWORD, { salt });
-    // Only the hash is kept (issue 10 item 8).
+    // Only the hash is kept.
     if (env === process.env) delete process.env.ADMIN_PASSWORD;
   }
 
@@ -503,7 +502,7 @@ export async function loadConfig(
 }
 
 /**
- * DATABASE_URL (issue 10 item 6): a postgres:// or postgresql:// URL, or null when unset. The
+ * DATABASE_URL: a postgres:// or postgresql:// URL, or null when unset. The
  * ConfigError for a bad value never repeats the value (it may hold a password).
  */
 function databaseUrl(env: Env): string | null {

@@ -5,7 +5,7 @@
  * never logged; an error is logged through serializeError, which keeps its stack but not the
  * customer data a failed query carries (parameters, quoted values, email addresses).
  *
- * Log hygiene (issue 8): rows are queued in a bounded queue (dropped rows are counted), long
+ * Log hygiene: rows are queued in a bounded queue (dropped rows are counted), long
  * caller-controlled fields are truncated, and retention deletes rows older than LOG_RETENTION_DAYS
  * and beyond LOG_MAX_ROWS.
  */

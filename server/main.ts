@@ -1,5 +1,5 @@
 /**
- * Entry point of the reference server (brief item 7): `node dist-server/main.js [--seed-customers N]
+ * Entry point of the reference server: `node dist-server/main.js [--seed-customers N]
  * [--seed N] [--port N]` once compiled (scripts/build-server.mjs; `npm start`), or
  * `tsx server/main.ts …` from the sources. Loads the configuration, opens the database (DATA_DIR), seeds demo data
  * when the customers table is empty, serves the API and the console, and shuts down cleanly on
@@ -95,7 +95,7 @@ export class UnsafeExposureError extends Error {
 }
 
 /**
- * Refuses demo mode on a non-loopback interface (issue 10 item 1). loadConfig already refuses
+ * Refuses demo mode on a non-loopback interface. loadConfig already refuses
  * weak passwords there; this guards callers that build a ServerConfig themselves.
  */
 export function assertSafeExposure(config: ServerConfig, host: string): void {
@@ -107,7 +107,7 @@ export function assertSafeExposure(config: ServerConfig, host: string): void {
 }
 
 /**
- * Starts the server for `config` (brief item 7): refuses an unsafe exposure (assertSafeExposure)
+ * Starts the server for `config`: refuses an unsafe exposure (assertSafeExposure)
  * before opening anything, opens the database at config.dataDir, seeds when empty, listens on
  * options.hostname ?? config.host ?? '127.0.0.1' at config.port (0 = any free port) and resolves
  * once listening. Rejects when the database cannot be opened or the port is taken.
@@ -165,7 +165,7 @@ export async function startServer(
   });
   server.on('error', (err) => log.error({ err }, 'http server error'));
   const port = (server.address() as AddressInfo).port;
-  // Forum outbox worker, expiration scheduler (EXPIRATION_INTERVAL_S) and outbox retention (issue 9).
+  // Forum outbox worker, expiration scheduler (EXPIRATION_INTERVAL_S) and outbox retention.
   const forumSync = await startForumSync(deps);
 
   let closing: Promise<void> | null = null;
@@ -226,7 +226,7 @@ async function main(): Promise<void> {
   let config: ServerConfig;
   try {
     config = await loadConfig({ ...process.env, ...argvOverrides(process.argv.slice(2)) });
-    // Only the scrypt hash is kept (issue 10 item 8).
+    // Only the scrypt hash is kept.
     delete process.env.ADMIN_PASSWORD;
   } catch (err) {
     if (err instanceof ConfigError) {

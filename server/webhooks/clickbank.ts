@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/clickbank (issue 9 "Reference server" item 2; CONTRACT.md "Provider webhooks"):
+ * POST /webhooks/clickbank (CONTRACT.md "Provider webhooks"):
  * ClickBank Instant Notifications, JSON version 6 and later (the version 7 `paymentPlan` and
  * version 8 fields are read when present).
  *

@@ -1,5 +1,5 @@
 /**
- * What both provider webhooks share (issue 9 "Reference server" items 1–3): reading the raw body
+ * What both provider webhooks share: reading the raw body
  * under a size cap, the dedup table, the rate-limited warning for refused deliveries, and the
  * writes every delivery makes inside its ONE transaction — customer upsert, subscription events,
  * forum access (members + forum outbox job + live event), ISR rows and live events.

@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/lemonsqueezy (issue 9 "Reference server" item 1; CONTRACT.md "Provider webhooks").
+ * POST /webhooks/lemonsqueezy (CONTRACT.md "Provider webhooks").
  *
  * A delivery is `{meta: {event_name, custom_data?}, data: {type, id, attributes}}`, signed with
  * `X-Signature` = lowercase hex HMAC-SHA256 of the raw body with the signing secret. The signature
