@@ -32,6 +32,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumArgs, chromiumPath } from '../tests/chromium';
 import { buildServer } from '../scripts/build-server.mjs';
+import { waitForServer } from './support';
 
 const port = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 8097);
 const runs = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
@@ -63,19 +64,6 @@ interface Figures {
   loadsChartCode: boolean;
   /** Ids of the failing audits of the accessibility and best-practices categories. */
   failing: string[];
-}
-
-async function waitForServer(timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/admin/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`the reference server did not answer ${base}/api/admin/health`);
 }
 
 /** Signs in through the form in a page of `browser`: the token and the session cookie are stored. */
@@ -178,7 +166,7 @@ async function main(): Promise<void> {
   });
   let failed = false;
   try {
-    await waitForServer(300_000);
+    await waitForServer(base, 300_000);
     console.log(`Lighthouse, ${runs} run(s) per row; scores as median (lowest)`);
     console.log(
       'page       preset   perf      a11y  best-pr  LCP ms  FCP ms  TBT ms  JS on the wire  charts',

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright';
 import { chromiumArgs, chromiumPath } from '../tests/chromium';
 import { addUtcDays, utcDay } from '../src/domain/metrics';
+import { waitForServer } from './support';
 
 const port = Number(process.env.BENCH_PAINT_PORT ?? 8097);
 const customers = process.env.BENCH_PAINT_CUSTOMERS ?? '3000';
@@ -71,19 +72,6 @@ const WATCH_CHARTS = `(() => {
   });
   observer.observe(document, { childList: true, subtree: true, attributes: true });
 })();`;
-
-async function waitForServer(timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/admin/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`the reference server did not answer ${base}/api/admin/health`);
-}
 
 async function signIn(page: Page) {
   await page.goto(`${base}/admin/login`);
@@ -139,7 +127,7 @@ async function main() {
   });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
-    await waitForServer(300_000);
+    await waitForServer(base, 300_000);
     const context = await browser.newContext({
       viewport: { width: 1366, height: 900 },
       deviceScaleFactor: 1,

@@ -1,6 +1,7 @@
 /**
  * Helpers shared by the server benchmarks (server-lists, server-metrics, server-logs): the
- * nearest-rank percentile they print and the query recorder behind their --explain output.
+ * nearest-rank percentile they print, the query recorder behind their --explain output, and the
+ * wait for a started server.
  */
 import type { Db } from '../server/db/types';
 
@@ -27,4 +28,18 @@ export function recording(db: Db): { db: Db; log: { sql: string; params: unknown
     },
   });
   return { db: proxy, log };
+}
+
+/** Resolves once the reference server at `base` answers GET /api/admin/health; throws after `timeoutMs`. */
+export async function waitForServer(base: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/api/admin/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the reference server did not answer ${base}/api/admin/health`);
 }

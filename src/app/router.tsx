@@ -11,12 +11,17 @@
  * Adding a screen is one entry in {@link SCREENS}.
  */
 import type { ComponentType } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
+import type { EnsureQueryDataOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 import { Navigate, type createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { onUnauthorized } from '../api/client';
 import { statsQueryOptions } from '../api/stats';
 import { hasToken } from '../api/token';
-import { listQueryFromSearch } from '../domain/list';
+import {
+  listQueryFromSearch,
+  type FilterValues,
+  type ListQuery,
+  type ListSpec,
+} from '../domain/list';
 import { LOGIN_PATH, loginRedirectState } from '../screens/useLoginRedirect';
 import { AppRoot, type RouteHandle } from './AppRoot';
 import { RequireAuth } from './RequireAuth';
@@ -40,6 +45,21 @@ interface ScreenRoute {
   firstQuery?: (queryClient: QueryClient, url: URL) => Promise<unknown>;
 }
 
+/**
+ * The first query of a list screen: the page its address asks for (the list's URL state, §5),
+ * from the list's spec and query options, which `load` brings in with the screen.
+ */
+function listPage<F extends FilterValues<F>, K extends string, TPage, TKey extends QueryKey>(
+  load: () => Promise<
+    [ListSpec<F, K>, (query: ListQuery<F, K>) => EnsureQueryDataOptions<TPage, Error, TPage, TKey>]
+  >,
+): NonNullable<ScreenRoute['firstQuery']> {
+  return async (queryClient, url) => {
+    const [spec, options] = await load();
+    return queryClient.ensureQueryData(options(listQueryFromSearch(spec, url.searchParams)));
+  };
+}
+
 /** The guarded screens, in the sidebar's order (§2 Layout). */
 const SCREENS: readonly ScreenRoute[] = [
   {
@@ -59,27 +79,23 @@ const SCREENS: readonly ScreenRoute[] = [
     path: 'users',
     title: 'Users',
     Component: () => import('../screens/UsersScreen').then((m) => m.UsersScreen),
-    firstQuery: async (queryClient, url) => {
-      const [{ usersQueryOptions }, { USERS_LIST }] = await Promise.all([
-        import('../api/users'),
-        import('../domain/query'),
-      ]);
-      const query = listQueryFromSearch(USERS_LIST, url.searchParams);
-      return queryClient.ensureQueryData(usersQueryOptions(query));
-    },
+    firstQuery: listPage(() =>
+      Promise.all([import('../domain/query'), import('../api/users')]).then(([d, api]) => [
+        d.USERS_LIST,
+        api.usersQueryOptions,
+      ]),
+    ),
   },
   {
     path: 'subscriptions',
     title: 'Subscriptions',
     Component: () => import('../screens/SubscriptionsScreen').then((m) => m.SubscriptionsScreen),
-    firstQuery: async (queryClient, url) => {
-      const [{ subscriptionsQueryOptions }, { SUBSCRIPTIONS_LIST }] = await Promise.all([
-        import('../api/subscriptions'),
-        import('../domain/query'),
-      ]);
-      const query = listQueryFromSearch(SUBSCRIPTIONS_LIST, url.searchParams);
-      return queryClient.ensureQueryData(subscriptionsQueryOptions(query));
-    },
+    firstQuery: listPage(() =>
+      Promise.all([import('../domain/query'), import('../api/subscriptions')]).then(([d, api]) => [
+        d.SUBSCRIPTIONS_LIST,
+        api.subscriptionsQueryOptions,
+      ]),
+    ),
   },
   {
     path: 'isr',
@@ -90,14 +106,12 @@ const SCREENS: readonly ScreenRoute[] = [
     path: 'logs',
     title: 'Logs',
     Component: () => import('../screens/LogsScreen').then((m) => m.LogsScreen),
-    firstQuery: async (queryClient, url) => {
-      const [{ logsQueryOptions }, { LOGS_LIST }] = await Promise.all([
-        import('../api/logs'),
-        import('../domain/logs'),
-      ]);
-      const query = listQueryFromSearch(LOGS_LIST, url.searchParams);
-      return queryClient.ensureQueryData(logsQueryOptions(query));
-    },
+    firstQuery: listPage(() =>
+      Promise.all([import('../domain/logs'), import('../api/logs')]).then(([d, api]) => [
+        d.LOGS_LIST,
+        api.logsQueryOptions,
+      ]),
+    ),
   },
   {
     path: 'settings',
