@@ -176,7 +176,7 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
 }
 
 /** A data router of the console (the browser's, or a story's memory router). */
-type AppRouter = Pick<ReturnType<typeof createBrowserRouter>, 'state' | 'navigate'>;
+type AppRouter = Pick<ReturnType<typeof createBrowserRouter>, 'basename' | 'state' | 'navigate'>;
 
 /**
  * Sends the operator to /login after any 401 (CONTRACT.md Authentication, §6; the API client has
@@ -186,11 +186,17 @@ type AppRouter = Pick<ReturnType<typeof createBrowserRouter>, 'state' | 'navigat
  */
 export function signOutOnUnauthorized(router: AppRouter): () => void {
   return onUnauthorized(() => {
+    // The router's own state keeps the basename in the pathname; navigations are relative to it.
     const { location } = router.state;
-    if (location.pathname === LOGIN_PATH) return;
+    const base = (router.basename ?? '/').replace(/\/$/, '');
+    const pathname =
+      base && location.pathname.startsWith(base)
+        ? location.pathname.slice(base.length) || '/'
+        : location.pathname;
+    if (pathname === LOGIN_PATH) return;
     void router.navigate(LOGIN_PATH, {
       replace: true,
-      state: loginRedirectState(location, 'session_expired'),
+      state: loginRedirectState({ ...location, pathname }, 'session_expired'),
     });
   });
 }
