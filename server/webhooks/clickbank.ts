@@ -222,7 +222,7 @@ function planOf(n: Notification): string {
 }
 
 /** A validated notification plus what the effects need. */
-interface Parsed {
+export interface Parsed {
   n: Notification;
   type: ClickbankTransactionType;
   email: string;
@@ -347,7 +347,16 @@ async function upsertOrder(
   );
 }
 
-async function applyNotification(tx: Queryable, p: Parsed, now: Date): Promise<string[]> {
+/**
+ * Applies one validated notification in `tx` by the module table → the effects. `reason` names the
+ * cause in the forum job ('webhook.clickbank.<type>' by default; 'reconcile.clickbank').
+ */
+export async function applyClickbankNotification(
+  tx: Queryable,
+  p: Parsed,
+  now: Date,
+  reason = `webhook.clickbank.${p.type}`,
+): Promise<string[]> {
   const { n, type, email, at } = p;
   const effects: string[] = [];
   const line = n.lineItems?.[0];
@@ -514,7 +523,7 @@ async function applyNotification(tx: Queryable, p: Parsed, now: Date): Promise<s
       email,
       provider: 'clickbank',
       target: access,
-      reason: `webhook.clickbank.${type}`,
+      reason,
       now,
       amountCents: orderCents,
       currency,
@@ -594,6 +603,14 @@ export function parseClickbankDelivery(
       at: typeof t === 'string' ? parseClickbankTime(t) : null,
     };
   }
+  return parseClickbankNotification(plain);
+}
+
+/**
+ * Validates a decrypted, storable notification that is not a TEST → Parsed; throws 400 for
+ * missing fields, an unsupported transactionType or a missing customer email.
+ */
+export function parseClickbankNotification(plain: unknown): Parsed {
   const n = validate(notificationSchema, plain);
   const type = n.transactionType.trim().toUpperCase() as ClickbankTransactionType;
   if (!CLICKBANK_TRANSACTION_TYPES.includes(type)) {
@@ -637,7 +654,7 @@ export async function handleClickbankDelivery(deps: AppDeps, raw: Buffer): Promi
     if (!(await claimDedup(tx, clickbankDedupKey(parsed), 'clickbank', now))) {
       return { ok: true, provider: 'clickbank', event: parsed.type, duplicate: true, effects: [] };
     }
-    const effects = await applyNotification(tx, parsed, now);
+    const effects = await applyClickbankNotification(tx, parsed, now);
     await insertLog(tx, now, 'info', `webhook.clickbank.${parsed.type}`, {
       provider: 'clickbank',
       event: parsed.type,
