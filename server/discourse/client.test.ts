@@ -88,7 +88,7 @@ describe('DiscourseClient.grant', () => {
       forum([{ username: 'ada_l', email: 'ada@example.com' }], {
         status: 422,
         body: {
-          errors: ['ada_l is already a member of this group', 'second'],
+          errors: ['Usernames or emails must be present', 'second'],
           error_type: 'invalid_parameters',
         },
       }),
@@ -97,9 +97,51 @@ describe('DiscourseClient.grant', () => {
     expect(out).toEqual({
       ok: false,
       status: 422,
-      error: 'ada_l is already a member of this group; second',
-      payload: { errors: ['ada_l is already a member of this group', 'second'] },
+      error: 'Usernames or emails must be present; second',
+      payload: { errors: ['Usernames or emails must be present', 'second'] },
     });
+  });
+
+  it('counts add_members 422 "already a member of this group" as a grant done', async () => {
+    for (const message of [
+      "'ada_l' is already a member of this group.",
+      'ada_l is already a member of this group.',
+      'The following users are already members of this group: ada_l',
+    ]) {
+      await fake?.close();
+      fake = await startFakeDiscourse(
+        forum([{ username: 'ada_l', email: 'ada@example.com' }], {
+          status: 422,
+          body: { errors: [message], error_type: 'invalid_parameters' },
+        }),
+      );
+      const out = await new DiscourseClient(discourseConfig(fake.url)).grant('ada@example.com');
+      expect(out, message).toEqual({ ok: true, status: 422 });
+    }
+  });
+
+  it('counts POST /invites.json 422 for an address that already has an invite as invited', async () => {
+    fake = await startFakeDiscourse(
+      forum([], {
+        status: 422,
+        body: {
+          errors: ['An invite to new@example.com already exists.'],
+          error_type: 'invalid_parameters',
+        },
+      }),
+    );
+    const out = await new DiscourseClient(discourseConfig(fake.url, { groupId: 9 })).grant(
+      'new@example.com',
+    );
+    expect(out).toEqual({ ok: true, invited: true, groupId: 9, status: 422 });
+  });
+
+  it('still reports an invite 422 that is not about an existing invite', async () => {
+    fake = await startFakeDiscourse(
+      forum([], { status: 422, body: { errors: ['Email is invalid'] } }),
+    );
+    const out = await new DiscourseClient(discourseConfig(fake.url)).grant('new@example.com');
+    expect(out).toMatchObject({ ok: false, status: 422, error: 'Email is invalid' });
   });
 
   it('reports a 429 with the wait in seconds from extras.wait_seconds', async () => {

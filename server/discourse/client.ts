@@ -13,6 +13,9 @@
  *   through an old invite; then `DELETE /groups/{id}/members.json` `{usernames}` when an account
  *   exists. Every step is idempotent, so the outbox may run a revoke again after a failure.
  *
+ * A grant is idempotent: Discourse's 422 "already a member of this group" (add_members) and its 422
+ * for an address that already has an invite count as success.
+ *
  * Every call sends `Api-Key` and `Api-Username` and is cut off after `config.timeoutMs` ms.
  * Nothing here throws: every failure becomes `{ok:false, status, error}` so that access changes,
  * already committed, are reported rather than rolled back.
@@ -70,14 +73,15 @@ export class DiscourseClient {
         email,
         group_ids: String(groupId),
       });
-      if (!invite.ok) return invite.outcome;
-      return { ok: true, invited: true, groupId, status: invite.status };
+      if (!invite.ok && !isAlready(invite, INVITE_EXISTS)) return invite.outcome;
+      const status = invite.ok ? invite.status : (invite.outcome.status ?? 422);
+      return { ok: true, invited: true, groupId, status };
     }
     const added = await this.call('PUT', `/groups/${groupId}/members.json`, {
       usernames: user.username,
     });
-    if (!added.ok) return added.outcome;
-    return { ok: true, status: added.status };
+    if (!added.ok && !isAlready(added, ALREADY_MEMBER)) return added.outcome;
+    return { ok: true, status: added.ok ? added.status : (added.outcome.status ?? 422) };
   }
 
   /**
@@ -218,6 +222,23 @@ export class DiscourseClient {
     if (res.ok) return { ok: true, status: res.status, body: parsed };
     return { ok: false, outcome: describeHttpError(res.status, parsed, text) };
   }
+}
+
+/**
+ * groups_controller#add_members answers 422 `{"errors":["<user> is already a member of this
+ * group."]}` (or "…are already members…" for several) when there is nothing to add.
+ */
+const ALREADY_MEMBER = /already (a )?members? of this group/i;
+/**
+ * POST /invites.json answers 422 when the address already has an invite (or an account that the
+ * lookup did not show): the invitee can already join, so the grant has nothing left to do.
+ */
+const INVITE_EXISTS = /already|exists/i;
+
+/** A 422 whose Discourse error says the wanted state already holds: a grant done before. */
+function isAlready(failed: CallFailed, pattern: RegExp): boolean {
+  const o = failed.outcome;
+  return o.status === 422 && (o.payload?.errors ?? [o.error]).some((e) => pattern.test(e));
 }
 
 /** Turns a thrown fetch error into a message: time-outs name the limit in ms, network errors their cause. */
