@@ -9,7 +9,9 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { secureHeaders } from 'hono/secure-headers';
+import { createAccountRouter } from './auth/accountRoutes';
 import {
+  authLimits,
   createAuthRouter,
   requireAuth,
   trustedHops,
@@ -226,7 +228,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
   const api = new Hono<AuthEnv>();
   // Cross-site unsafe requests are refused before anything else.
   api.use('*', sameOriginGuard(trustedHops(config)));
-  api.route('/', createAuthRouter(deps, options.auth));
+  const limits = authLimits(deps, options.auth);
+  api.route('/', createAuthRouter(deps, limits));
   api.route('/', createHealthRouter(deps));
   // The live stream authenticates itself (bearer or cookie, re-checked on every heartbeat).
   api.route(
@@ -247,6 +250,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
+  api.route('/', createAccountRouter(deps, limits));
   api.route('/', createStatsRouter(deps));
   for (const factory of featureRoutes) api.route('/', factory(deps));
   api.all('*', (c) =>

@@ -330,14 +330,25 @@ export function startLogRetention(deps: AppDeps): { stop: () => void; ready: Pro
   return { stop: () => clearInterval(timer), ready };
 }
 
-/** Access-log middleware: one pino line per request with method, path (no query), status, ms and request id. */
+/** `path` with an invitation token replaced by '…': the token is a credential until it is used. */
+export function redactPath(path: string): string {
+  return path.replace(/\/invite\/[^/]+/, '/invite/…');
+}
+
+/** Access-log middleware: one pino line per request with method, path (no query, no invite token), status, ms and request id. */
 export function requestLogger(log: Logger): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     await next();
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const status = c.res.status;
-    const line = { method: c.req.method, path: c.req.path, status, ms, request_id: requestIdOf(c) };
+    const line = {
+      method: c.req.method,
+      path: redactPath(c.req.path),
+      status,
+      ms,
+      request_id: requestIdOf(c),
+    };
     if (status >= 500) log.error(line, 'request');
     else log.info(line, 'request');
   };

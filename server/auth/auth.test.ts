@@ -65,7 +65,9 @@ describe('POST /auth/login (§8 login codes)', () => {
     expect(body).toEqual({ ok: true, code: 'OK', message: 'Signed in', token: expect.any(String) });
     expect(String(body.token).split('.')).toHaveLength(3);
     const cookies = res.headers.getSetCookie();
-    expect(cookies).toHaveLength(1);
+    // The session cookie, and the device cookie that keeps this browser known (server/auth/device.ts).
+    expect(cookies).toHaveLength(2);
+    expect(cookies[1]).toMatch(/^mg_admin_device=[^;]+;.*Path=\/api\/admin\/auth;.*HttpOnly/);
     const cookie = cookies[0] ?? '';
     expect(cookie).toMatch(
       new RegExp(`^mg_admin_session=${String(body.token).replace(/\./g, '\\.')};`),
@@ -253,7 +255,18 @@ describe('authentication middleware (CONTRACT.md: Bearer or cookie)', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, user: { email: TEST_ADMIN_EMAIL } });
+    expect(await res.json()).toEqual({
+      ok: true,
+      user: { email: TEST_ADMIN_EMAIL },
+      operator: {
+        id: expect.any(Number),
+        email: TEST_ADMIN_EMAIL,
+        name: 'Admin',
+        role: 'owner',
+        totp_enabled: false,
+      },
+      must_enrol_totp: false,
+    });
     const stats = await a.request('/api/admin/stats', {
       headers: { authorization: `Bearer ${token}` },
     });

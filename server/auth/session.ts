@@ -1,10 +1,12 @@
 /**
- * Admin sessions (CONTRACT.md "Authentication", docs/api.md "Auth"): HS256 JWTs
- * (jose) that name a server-side session row of `admin_sessions` (migration 009) in their `sid`
- * claim. A token is accepted only while its signature, issuer, audience and `exp` hold, its `sub`
- * is the configured admin email, and its session row exists, is not revoked, is not past its
- * absolute expiry, has not been idle longer than SESSION_IDLE_S, and was created under the
- * admin password the server runs with now. Sessions live in the database, so every instance over
+ * Operator sessions (CONTRACT.md "Authentication", docs/api.md "Auth"): HS256 JWTs (jose) that
+ * name a server-side session row of `admin_sessions` (migrations 009, 014) in their `sid` claim
+ * and its operator's id in `sub`. A token is accepted only while its signature, issuer, audience
+ * and `exp` hold, and its session row exists, belongs to that operator, is not revoked, is not past
+ * its absolute expiry, has not been idle longer than SESSION_IDLE_S, and its operator is not
+ * disabled. A session ends only by revocation (sign-out, a password change, the operator being
+ * disabled, the operator ending it), expiry or idleness: nothing about the password the server
+ * runs with brings an ended session back. Sessions live in the database, so every instance over
  * one database shares them and a revocation is seen by all at once (no in-process cache).
  *
  * Carriers: `Authorization: Bearer <token>` authenticates every API route; the HttpOnly
@@ -17,6 +19,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { jwtVerify, SignJWT } from 'jose';
 import type { AppDeps, ServerConfig } from '../context';
 import type { Queryable } from '../db/types';
+import { isRole, type Role } from './roles';
 
 /** Name of the session cookie (docs/api.md). */
 export const SESSION_COOKIE = 'mg_admin_session';
@@ -30,22 +33,36 @@ export const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
 
 /** The authenticated operator and the session the request belongs to. */
 export interface AdminSession {
+  /** The operator's id (`operators.id`). */
+  operatorId: number;
   email: string;
+  /** Display name (the header shows it and its initial). */
+  name: string;
+  role: Role;
+  /** Whether the operator signs in with a second factor. */
+  totpEnabled: boolean;
+  /**
+   * True when an owner requires two-factor sign-in and this operator has not enrolled: the session
+   * may then only enrol, read who it is, and sign out (server/auth/routes.ts requireAuth).
+   */
+  mustEnrolTotp: boolean;
   /** The session id (the token's `sid` claim; the database keeps only its SHA-256). */
   sid: string;
 }
 
+/** Hono environment of authenticated routes: `c.get('admin')` is the signed-in operator. */
+export type AuthEnv = { Variables: { admin: AdminSession } };
+
+/** The operator a new session is made for. */
+export interface SessionOperator {
+  id: number;
+  email: string;
+}
+
 const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/**
- * Fingerprint of the admin password the server runs with: hex SHA-256 of the scrypt hash (first
- * 32 hex digits). Stored per session; a server started with another password (another hash)
- * refuses every older session. (server/config.ts derives the salt of a plain ADMIN_PASSWORD from
- * the JWT secret, so a restart with the same password keeps the same hash and the sessions.)
- */
-export function passwordFingerprint(config: Pick<ServerConfig, 'adminPasswordHash'>): string {
-  return sha256Hex(`mg-session-fp:${config.adminPasswordHash}`).slice(0, 32);
-}
+/** Hex SHA-256 of a session id, as stored in admin_sessions.id_hash. */
+export const sessionIdHash = sha256Hex;
 
 /** Optional request details stored with a new session (for the operator's own diagnostics). */
 export interface SessionOrigin {
@@ -54,56 +71,56 @@ export interface SessionOrigin {
 }
 
 /**
- * Creates a session row for `email` at `now` (expires at now + config.sessionTtlS) on `db` and
- * signs its token: HS256, sub = email, sid, iss, aud, iat = now, exp = now + TTL. Returns the
- * token and the session. Rejects only when the database does.
+ * Creates a session row for `operator` at `now` (expires at now + config.sessionTtlS) on `db` and
+ * signs its token: HS256, sub = the operator's id, sid, iss, aud, iat = now, exp = now + TTL.
+ * Returns the token and the session id. Rejects only when the database does.
  */
 export async function createSession(
   db: Queryable,
   config: ServerConfig,
-  email: string,
+  operator: SessionOperator,
   now: Date,
   origin: SessionOrigin = {},
-): Promise<{ token: string; session: AdminSession }> {
+): Promise<{ token: string; sid: string }> {
   const sid = randomBytes(32).toString('base64url');
   const iat = Math.floor(now.getTime() / 1000);
   const createdAt = new Date(iat * 1000);
   const expiresAt = new Date((iat + config.sessionTtlS) * 1000);
   await db.query(
     `INSERT INTO admin_sessions
-       (id_hash, email, created_at, last_seen_at, expires_at, password_fp, user_agent, ip)
-     VALUES ($1, $2, $3, $3, $4, $5, $6, $7)`,
+       (id_hash, email, operator_id, created_at, last_seen_at, expires_at, user_agent, ip)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7)`,
     [
       sha256Hex(sid),
-      email,
+      operator.email,
+      operator.id,
       createdAt.toISOString(),
       expiresAt.toISOString(),
-      passwordFingerprint(config),
       origin.userAgent?.slice(0, 300) ?? null,
       origin.ip?.slice(0, 100) ?? null,
     ],
   );
   const token = await new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(email)
+    .setSubject(String(operator.id))
     .setIssuer(JWT_ISSUER)
     .setAudience(JWT_AUDIENCE)
     .setIssuedAt(iat)
     .setExpirationTime(iat + config.sessionTtlS)
     .sign(config.jwtSecret);
-  return { token, session: { email, sid } };
+  return { token, sid };
 }
 
 /**
  * Checks only the token itself at `now`: HS256 signature, issuer, audience, `exp`, a string `sid`
- * and `sub` equal to the configured admin email. Returns {email, sid} or null (never throws).
+ * and a numeric `sub` (the operator's id). Returns {operatorId, sid} or null (never throws).
  * Not enough on its own: use authenticateToken, which also checks the session row.
  */
 export async function verifySessionToken(
   config: ServerConfig,
   token: string,
   now: Date,
-): Promise<AdminSession | null> {
+): Promise<{ operatorId: number; sid: string } | null> {
   try {
     const { payload } = await jwtVerify(token, config.jwtSecret, {
       algorithms: ['HS256'],
@@ -113,32 +130,38 @@ export async function verifySessionToken(
       requiredClaims: ['exp', 'sub', 'sid'],
     });
     const { sub, sid } = payload;
-    if (typeof sub !== 'string' || sub !== config.adminEmail) return null;
+    if (typeof sub !== 'string' || !/^[1-9][0-9]{0,15}$/.test(sub)) return null;
     if (typeof sid !== 'string' || sid.length < 20 || sid.length > 100) return null;
-    return { email: sub, sid };
+    return { operatorId: Number(sub), sid };
   } catch {
     return null;
   }
 }
 
 interface SessionRow {
-  email: string;
+  operator_id: string | number;
   expires_at: Date | string;
   last_seen_at: Date | string;
   revoked_at: Date | string | null;
-  password_fp: string;
+  email: string;
+  name: string;
+  role: string;
+  disabled_at: Date | string | null;
+  totp_enabled_at: Date | string | null;
+  require_totp: boolean | null;
 }
 
 const ms = (value: Date | string) => new Date(value).getTime();
 
 /**
- * Performs EVERY check of a session token at `deps.now()`: the token's
- * signature, iss, aud, exp, `sub` = config.adminEmail, and its session row: present, not
- * revoked, not past expires_at, not idle longer than config.sessionIdleS (default 1800 s), and
- * created under the current admin password. Returns the session, or null when any check fails
- * (never throws for a bad token; rejects only when the database does). Refreshes last_seen_at at
- * most once a minute unless `opts.touch` is false: the live event stream re-checks its session on
- * every heartbeat with touch false, so an open tab alone never keeps an idle session alive.
+ * Performs EVERY check of a session token at `deps.now()`: the token's signature, iss, aud, exp
+ * and claims, and its session row: present, of the token's operator, not revoked, not past
+ * expires_at, not idle longer than config.sessionIdleS (default 1800 s), and its operator not
+ * disabled. Returns the session with the operator's current email, name and role (a role change
+ * takes effect on the next request), or null when any check fails (never throws for a bad
+ * token; rejects only when the database does). One query, by primary key. Refreshes last_seen_at
+ * at most once a minute unless `opts.touch` is false: the live event stream re-checks its session
+ * on every heartbeat with touch false, so an open tab alone never keeps an idle session alive.
  */
 export async function authenticateToken(
   deps: Pick<AppDeps, 'db' | 'config' | 'now'>,
@@ -151,15 +174,18 @@ export async function authenticateToken(
   if (!claims) return null;
   const idHash = sha256Hex(claims.sid);
   const res = await deps.db.query<SessionRow>(
-    `SELECT email, expires_at, last_seen_at, revoked_at, password_fp
-       FROM admin_sessions WHERE id_hash = $1`,
+    `SELECT s.operator_id, s.expires_at, s.last_seen_at, s.revoked_at,
+            o.email, o.name, o.role, o.disabled_at, o.totp_enabled_at,
+            (SELECT value = 'true'::jsonb FROM console_settings WHERE key = 'require_totp') AS require_totp
+       FROM admin_sessions s JOIN operators o ON o.id = s.operator_id
+      WHERE s.id_hash = $1`,
     [idHash],
   );
   const row = res.rows[0];
-  if (!row || row.revoked_at != null || row.email !== claims.email) return null;
+  if (!row || row.revoked_at != null || row.disabled_at != null) return null;
+  if (Number(row.operator_id) !== claims.operatorId || !isRole(row.role)) return null;
   const nowMs = now.getTime();
   if (ms(row.expires_at) <= nowMs) return null;
-  if (row.password_fp !== passwordFingerprint(config)) return null;
   const idleMs = (config.sessionIdleS ?? DEFAULT_SESSION_IDLE_S) * 1000;
   const lastSeen = ms(row.last_seen_at);
   if (nowMs - lastSeen > idleMs) return null;
@@ -170,7 +196,35 @@ export async function authenticateToken(
       [idHash, now.toISOString()],
     );
   }
-  return claims;
+  const totpEnabled = row.totp_enabled_at != null;
+  return {
+    operatorId: claims.operatorId,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    totpEnabled,
+    mustEnrolTotp: row.require_totp === true && !totpEnabled,
+    sid: claims.sid,
+  };
+}
+
+/**
+ * Ends every live session of `operatorId` at `now` but `exceptSid` (when given) through `db` (the
+ * change's transaction); returns how many ended. Open event streams notice on their next
+ * heartbeat check, and at once through the live hub's session-end event (server/live/stream.ts).
+ */
+export async function revokeOperatorSessions(
+  db: Queryable,
+  operatorId: number,
+  now: Date,
+  exceptSid?: string,
+): Promise<number> {
+  const res = await db.query(
+    `UPDATE admin_sessions SET revoked_at = $2
+      WHERE operator_id = $1 AND revoked_at IS NULL AND ($3::text IS NULL OR id_hash <> $3)`,
+    [operatorId, now.toISOString(), exceptSid ? sha256Hex(exceptSid) : null],
+  );
+  return res.affectedRows ?? 0;
 }
 
 /** Marks the session `sid` revoked at `now` (idempotent; a revoked session is refused everywhere at once). */

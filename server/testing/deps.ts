@@ -5,6 +5,8 @@
 import type { Db } from '../db/types';
 import { pino } from 'pino';
 import { hashPassword } from '../auth/password';
+import { ensureBootstrapOwner } from '../auth/operators';
+import type { Role } from '../auth/roles';
 import { createSession } from '../auth/session';
 import type { AppDeps, ServerConfig } from '../context';
 
@@ -41,16 +43,41 @@ export async function makeTestConfig(overrides: Partial<ServerConfig> = {}): Pro
 }
 
 /**
- * A signed session token for `email` at `now` with its server-side session row (what a
- * successful sign-in creates), for tests that call protected routes without signing in.
+ * The id of operator `email` with `role`, created (password = config.adminPasswordHash) when
+ * missing; the configured admin email is the bootstrap owner.
+ */
+export async function testOperator(
+  db: Db,
+  config: ServerConfig,
+  now: Date,
+  email = config.adminEmail,
+  role: Role = 'owner',
+): Promise<number> {
+  await ensureBootstrapOwner(db, config, now);
+  const res = await db.query<{ id: number }>(
+    `INSERT INTO operators (email, name, role, password_hash, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $5)
+     ON CONFLICT (email) DO UPDATE SET role = operators.role
+     RETURNING id::int AS id`,
+    [email.toLowerCase(), email.split('@')[0] ?? email, role, config.adminPasswordHash, now],
+  );
+  return res.rows[0]!.id;
+}
+
+/**
+ * A signed session token for operator `email` (created with `role` when missing; the configured
+ * admin is the bootstrap owner) at `now` with its server-side session row (what a successful
+ * sign-in creates), for tests that call protected routes without signing in.
  */
 export async function testSessionToken(
   db: Db,
   config: ServerConfig,
   now: Date,
   email = config.adminEmail,
+  role: Role = 'owner',
 ): Promise<string> {
-  return (await createSession(db, config, email, now)).token;
+  const id = await testOperator(db, config, now, email, role);
+  return (await createSession(db, config, { id, email: email.toLowerCase() }, now)).token;
 }
 
 /** AppDeps over `db` with a silent logger and a clock that answers `clock.now` (mutable by the test). */
