@@ -18,6 +18,8 @@ import { logWriterStats } from '../logging';
 import { APP_VERSION } from '../routes/health';
 import { expirationJobStatus } from './expirationJob';
 import { forumOutboxDiag } from '../outbox/status';
+import { reconcileStatus } from '../reconcile/job';
+import { DEFAULT_RECONCILE_INTERVAL_S } from '../reconcile/scheduler';
 
 /** Builds the diagnostics object at deps.now(); `startedAt` is when the server started. */
 export async function diagnostics(
@@ -90,6 +92,11 @@ export async function diagnostics(
     'SELECT sum(n) AS n FROM logs_level_counts',
   );
   const job = await expirationJobStatus(db);
+  const reconcile = {
+    interval_s: config.reconcileIntervalS ?? DEFAULT_RECONCILE_INTERVAL_S,
+    lemonsqueezy: await reconcileStatus(deps, 'lemonsqueezy'),
+    clickbank: await reconcileStatus(deps, 'clickbank'),
+  };
   const forumOutbox = await forumOutboxDiag(db, now).catch(() => {
     ok = false;
     return null;
@@ -131,6 +138,7 @@ export async function diagnostics(
       clickbank_secret_key: !!config.clickbankSecretKey,
     },
     expiration: job,
+    reconcile,
     forum_outbox: forumOutbox,
     uptime_s: Math.max(0, Math.floor((now.getTime() - startedAt.getTime()) / 1000)),
     started_at: startedAt.toISOString(),

@@ -12,8 +12,15 @@
  * - GET /maintenance/ping-discourse, /maintenance/ping-lemonsqueezy, /maintenance/ping-clickbank
  *   [?which=secret|developer] → a ping summary, always 200 (the result is in the body;
  *   server/maintenance/pings.ts); an unknown `which` → 400.
+ * - POST /maintenance/reconcile {provider, dryRun} (role admin) → a reconciliation with
+ *   LemonSqueezy or ClickBank (server/reconcile/job.ts). Only `dryRun: false` applies; a body
+ *   without it is a dry run.
  */
 import { Hono } from 'hono';
+import { requestActor } from '../audit/audit';
+import { requireRole } from '../auth/roles';
+import { runReconcile } from '../reconcile/job';
+import { RECONCILE_PROVIDERS } from '../reconcile/types';
 import type { AppDeps } from '../context';
 import { z } from 'zod';
 import { parseJsonBody, parseQuery } from '../http/body';
@@ -71,6 +78,17 @@ export const expirationRunBody = z.object({
   }),
 });
 
+/** POST /maintenance/reconcile body: the provider, and `dryRun` (only `false` applies; absent = a dry run). */
+export const reconcileBody = z.object({
+  provider: z.enum(RECONCILE_PROVIDERS, {
+    error: (iss) =>
+      iss.input === undefined
+        ? 'provider is required: lemonsqueezy or clickbank'
+        : `provider must be lemonsqueezy or clickbank (got '${String(iss.input).slice(0, 40)}')`,
+  }),
+  dryRun: z.boolean({ error: 'dryRun must be true or false' }).optional(),
+});
+
 /** Builds the Maintenance router (see the module doc for every path). */
 export function maintenanceRoutes(deps: AppDeps): Hono {
   const startedAt = deps.now();
@@ -87,6 +105,16 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
   r.post('/maintenance/enforce-now', async (c) => {
     const { email } = await parseJsonBody(c, enforceNowBody);
     return c.json(await enforceNow(deps, email));
+  });
+  r.post('/maintenance/reconcile', requireRole('admin'), async (c) => {
+    const body = await parseJsonBody(c, reconcileBody);
+    const result = await runReconcile(deps, {
+      provider: body.provider,
+      dryRun: body.dryRun !== false,
+      trigger: 'console',
+      actor: requestActor(c, deps),
+    });
+    return c.json(result);
   });
   r.get('/maintenance/diag', async (c) => c.json(await diagnostics(deps, startedAt)));
   r.get('/maintenance/ping-discourse', async (c) => c.json(await pingDiscourse(deps.config)));
