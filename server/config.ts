@@ -309,7 +309,8 @@ function randomClickbankKey(): string {
  * SEED 42, DISCOURSE_*, provider keys, LOGIN_RATE_MAX 10, LOGIN_RATE_WINDOW_S 900, TRUST_PROXY,
  * LOG_LEVEL, SITE_URL and FORUM_URL (the product's own sites linked from the console's header;
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
- * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, DATABASE_URL (PostgreSQL instead of PGlite),
+ * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, WEBHOOK_RETENTION_DAYS 90, WEBHOOK_MAX_ROWS 1 000 000,
+ * DATABASE_URL (PostgreSQL instead of PGlite),
  * DATABASE_POOL_MAX 10, STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
  * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
  * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
@@ -470,6 +471,8 @@ export async function loadConfig(
         : undefined,
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
+    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 90, 1, 3650),
+    webhookMaxRows: integer(env, 'WEBHOOK_MAX_ROWS', 1_000_000, 1000, 100_000_000),
     statsCacheS: integer(env, 'STATS_CACHE_S', DEFAULT_STATS_CACHE_S, 0, 3600),
     streamHeartbeatMs: integer(env, 'STREAM_HEARTBEAT_S', 15, 1, 300) * 1000,
     streamMaxPerSession: integer(env, 'STREAM_MAX_PER_SESSION', 5, 1, 100),

@@ -110,6 +110,10 @@ export interface ServerConfig {
   logRetentionDays?: number;
   /** At most this many log rows are kept, the oldest deleted first (LOG_MAX_ROWS, default 1 000 000). */
   logMaxRows?: number;
+  /** WEBHOOK_RETENTION_DAYS: webhook inbox rows older than this many days are deleted (default 90). */
+  webhookRetentionDays?: number;
+  /** WEBHOOK_MAX_ROWS: at most this many webhook inbox rows are kept (default 1 000 000). */
+  webhookMaxRows?: number;
   /**
    * GET /stats and /status are reused for at most this many seconds when nothing changed
    * (STATS_CACHE_S, default 15 — server/stats/cache.ts DEFAULT_STATS_CACHE_S; 0 = computed on every request).

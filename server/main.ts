@@ -24,6 +24,7 @@ import type { AppDeps, ServerConfig } from './context';
 import { openDatabase } from './db';
 import { createLiveHub } from './live/hub';
 import { startLiveEventRetention } from './live/stream';
+import { startWebhookInboxRetention } from './webhooks/inbox';
 import { createLogger, flushDbLogs, startLogRetention } from './logging';
 import { seedDemoData } from './seed';
 import { startForumSync } from './outbox/service';
@@ -158,6 +159,8 @@ export async function startServer(
   const retention = startLogRetention(deps);
   // Live events are kept a day for Last-Event-ID replay: pruned now, then every 15 minutes.
   const liveRetention = startLiveEventRetention(deps);
+  // Webhook inbox retention (WEBHOOK_RETENTION_DAYS, WEBHOOK_MAX_ROWS): now, then every 15 minutes.
+  const inboxRetention = startWebhookInboxRetention(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname }, () => resolve(s));
@@ -175,6 +178,8 @@ export async function startServer(
       await retention.ready;
       liveRetention.stop();
       await liveRetention.ready;
+      inboxRetention.stop();
+      await inboxRetention.ready;
       // Ends every open event stream (a final comment, then end of body) and unlistens.
       await liveHub.stop();
       await forumSync.stop();

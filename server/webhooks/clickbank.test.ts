@@ -182,17 +182,22 @@ describe('POST /webhooks/clickbank', () => {
     expect(await nothing()).toBe(true);
   });
 
-  it('answers malformed notifications 400 (unknown type, no email, bad time), writing nothing', async () => {
+  it('answers malformed notifications 400 (no email, bad time, no receipt), writing nothing but their inbox row', async () => {
     const noEmail = sale();
     delete (noEmail as { customer?: unknown }).customer;
     const cases = [
-      { ...sale(), transactionType: 'SOMETHING' },
       noEmail,
       { ...sale(), transactionTime: 'last tuesday' },
       { ...sale(), receipt: undefined },
     ];
     for (const n of cases) expect((await send(n)).status).toBe(400);
     expect(await nothing()).toBe(true);
+    const inbox = await db.query<{ outcome: string; body: string | null }>(
+      'SELECT outcome, body FROM webhook_deliveries ORDER BY id',
+    );
+    // Decrypted, so authentic: the notification is kept for a replay once the server accepts it.
+    expect(inbox.rows.map((r) => r.outcome)).toEqual(['invalid', 'invalid', 'invalid']);
+    expect(inbox.rows.every((r) => r.body?.includes('"transactionType":"SALE"'))).toBe(true);
   });
 
   it('acknowledges TEST notifications with a log row and nothing else', async () => {

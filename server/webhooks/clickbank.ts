@@ -5,11 +5,14 @@
  *
  * The body is `{notification, iv}` (base64), AES-256-CBC with the key derived from the secret key
  * (server/clickbank/ins.ts). A body that does not decrypt, or decrypts to something that is not
- * JSON (a wrong key passes the padding check now and then), answers 401 and writes nothing. A
- * missing envelope field, an unknown transactionType, missing fields or a notification nested deeper
+ * JSON (a wrong key passes the padding check now and then), answers 401 and writes nothing but its
+ * inbox row (server/webhooks/inbox.ts). A type the server does not act on (CLICKBANK_IGNORED_TYPES,
+ * or any other) and a notification to a role other than VENDOR answer 200 and are recorded as
+ * ignored with the reason. A missing envelope field, missing fields or a notification nested deeper
  * than WEBHOOK_MAX_DEPTH answer 400. Text is data: NUL characters are removed from the decrypted
- * notification, and unpaired surrogates replaced, before anything reads it (storableJson). TEST
- * and TEST_* notifications answer 200 and are logged, changing nothing else.
+ * notification, and unpaired surrogates replaced, before anything reads it (storableJson). Types
+ * whose names start with TEST answer 200, are logged and recorded as ignored_test, changing nothing
+ * else.
  *
  * Effects, in ONE transaction with the dedup row, the logs row, the forum jobs and the live events:
  * | transactionType  | order row (receipt)   | subscription (provider_id = initial receipt) | lifecycle | access | ISR | live |
@@ -48,7 +51,6 @@ import {
   lockCustomer,
   emitSubscriptionEvent,
   ensureNewEvent,
-  readRawBody,
   recordIsr,
   refusalWarner,
   storableJson,
@@ -57,6 +59,15 @@ import {
   type AccessTarget,
   type WebhookAnswer,
 } from './common';
+import {
+  appliedBefore,
+  newDeliveryFacts,
+  receiveDelivery,
+  recordDelivery,
+  type DeliveryFacts,
+  type DeliveryResult,
+  type InboxRecorder,
+} from './inbox';
 
 /** The transaction types that change data (TEST and TEST_* are acknowledged only). */
 export const CLICKBANK_TRANSACTION_TYPES = [
@@ -70,6 +81,34 @@ export const CLICKBANK_TRANSACTION_TYPES = [
 ] as const;
 /** One of CLICKBANK_TRANSACTION_TYPES. */
 export type ClickbankTransactionType = (typeof CLICKBANK_TRANSACTION_TYPES)[number];
+
+/**
+ * Documented transaction types the server receives but does not act on, with the reason recorded
+ * in the inbox. Any other type not in CLICKBANK_TRANSACTION_TYPES (and not a TEST) is answered and
+ * recorded the same way with a generic reason: ClickBank disables an endpoint that keeps failing.
+ */
+export const CLICKBANK_IGNORED_TYPES: Readonly<Record<string, string>> = {
+  'CANCEL-TEST-REBILL': 'cancels the rebill of a test purchase, which changed nothing here',
+  'UNCANCEL-TEST-REBILL': 'reverses the cancel of a test purchase, which changed nothing here',
+  ABANDONED_ORDER: 'an abandoned cart is no sale',
+  'SUBSCRIPTION-CHG':
+    'a product change keeps the subscription and its access; the next BILL carries the new amount',
+};
+
+/** The reason a transaction type this server does not act on is ignored. */
+export function ignoredTypeReason(type: string): string {
+  return (
+    CLICKBANK_IGNORED_TYPES[type] ?? `transactionType '${type}' is not one this server acts on`
+  );
+}
+
+/** A verified notification the server acknowledges without acting on it. */
+export interface IgnoredNotification {
+  ignored: string;
+  event: string;
+  email: string | null;
+  receipt: string | null;
+}
 
 /**
  * A ClickBank transactionTime → Date. Accepts both forms ClickBank sends:
@@ -568,13 +607,10 @@ export async function applyClickbankNotification(
 }
 
 /**
- * Decrypts and validates a delivery's `raw` bytes → 'test' for TEST notifications or the Parsed
- * notification; throws 400 (envelope or fields) or 401 (does not decrypt to JSON).
+ * Decrypts a delivery's `raw` bytes → the notification as a storable JSON object; throws 400 (not
+ * a JSON envelope {notification, iv}) or 401 (does not decrypt to a JSON object).
  */
-export function parseClickbankDelivery(
-  raw: Buffer,
-  secretKey: string,
-): Parsed | { test: string; at: Date | null } {
+export function decryptClickbankDelivery(raw: Buffer, secretKey: string): Record<string, unknown> {
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -594,16 +630,55 @@ export function parseClickbankDelivery(
   if (decrypted === null || typeof decrypted !== 'object' || Array.isArray(decrypted)) {
     throw unauthorized('The notification does not decrypt to a JSON object');
   }
-  const plain = storableJson(decrypted);
-  const rawType = (plain as { transactionType?: unknown }).transactionType;
-  if (typeof rawType === 'string' && /^TEST($|[_-])/i.test(rawType.trim())) {
-    const t = (plain as { transactionTime?: unknown }).transactionTime;
+  return storableJson(decrypted) as Record<string, unknown>;
+}
+
+/** Text of `v` when it is a non-blank string, else null. */
+const textOf = (v: unknown): string | null => (typeof v === 'string' ? blankToNull(v) : null);
+
+/**
+ * Sorts a decrypted notification: TEST and TEST_* (names starting with TEST) → {test}; a
+ * notification to a role other than VENDOR (an AFFILIATE's copy carries no customer) or of a type
+ * the server does not act on → IgnoredNotification; otherwise validated → Parsed (throws 400 for
+ * missing or malformed fields).
+ */
+export function classifyClickbankNotification(
+  plain: Record<string, unknown>,
+): Parsed | { test: string; at: Date | null } | IgnoredNotification {
+  const rawType = plain.transactionType;
+  const type = typeof rawType === 'string' ? rawType.trim().toUpperCase() : '';
+  if (/^TEST($|[_-])/.test(type)) {
+    const t = plain.transactionTime;
+    return { test: type, at: typeof t === 'string' ? parseClickbankTime(t) : null };
+  }
+  const customer = plain.customer as { billing?: { email?: unknown } } | null | undefined;
+  const loose = {
+    event: type.slice(0, 40),
+    email: textOf(customer?.billing?.email)?.toLowerCase() ?? null,
+    receipt: textOf(plain.receipt),
+  };
+  const role = textOf(plain.role)?.toUpperCase() ?? 'VENDOR';
+  if (type !== '' && role !== 'VENDOR') {
     return {
-      test: rawType.trim().toUpperCase(),
-      at: typeof t === 'string' ? parseClickbankTime(t) : null,
+      ...loose,
+      ignored: `a notification to the ${role} role; the vendor's own notification carries the customer`,
     };
   }
+  if (type !== '' && !(CLICKBANK_TRANSACTION_TYPES as readonly string[]).includes(type)) {
+    return { ...loose, ignored: ignoredTypeReason(loose.event) };
+  }
   return parseClickbankNotification(plain);
+}
+
+/**
+ * Decrypts and validates a delivery's `raw` bytes → {test}, IgnoredNotification or Parsed; throws
+ * 400 (envelope or fields) or 401 (does not decrypt to JSON).
+ */
+export function parseClickbankDelivery(
+  raw: Buffer,
+  secretKey: string,
+): Parsed | { test: string; at: Date | null } | IgnoredNotification {
+  return classifyClickbankNotification(decryptClickbankDelivery(raw, secretKey));
 }
 
 /**
@@ -631,28 +706,95 @@ function secretOf(deps: AppDeps): string {
 }
 const fallbackSecret = randomBytes(12).toString('base64url').toUpperCase();
 
-/** Handles one delivery read as `raw` bytes → the answer, or throws 400/401 (ApiError). */
-export async function handleClickbankDelivery(deps: AppDeps, raw: Buffer): Promise<WebhookAnswer> {
-  const parsed = parseClickbankDelivery(raw, secretOf(deps));
+/**
+ * Handles one delivery read as `raw` bytes → the answer, or throws 400/401 (ApiError). Fills in
+ * `facts` as it learns them (the body once decrypted) and records an accepted delivery in the inbox
+ * within its transaction.
+ */
+export async function handleClickbankDelivery(
+  deps: AppDeps,
+  raw: Buffer,
+  facts: DeliveryFacts = newDeliveryFacts(deps, 'clickbank', raw.byteLength),
+): Promise<WebhookAnswer> {
+  const plain = decryptClickbankDelivery(raw, secretOf(deps));
+  facts.body = JSON.stringify(plain);
+  const { answer } = await applyClickbankPlain(deps, plain, facts, async (tx, result) => {
+    await recordDelivery(tx, facts, result);
+  });
+  return answer;
+}
+
+/**
+ * Applies a decrypted notification `plain` → the answer and the inbox result; `record` runs in the
+ * delivery's transaction with the result (the endpoint inserts the inbox row, a replay updates the
+ * stored one). Throws 400 for an invalid notification, after filling in what `facts` could learn.
+ * The one code path of a delivery and its replay.
+ */
+export async function applyClickbankPlain(
+  deps: AppDeps,
+  plain: Record<string, unknown>,
+  facts: DeliveryFacts,
+  record: InboxRecorder,
+): Promise<{ answer: WebhookAnswer; result: DeliveryResult }> {
+  const type = plain.transactionType;
+  facts.event = typeof type === 'string' ? type.trim().toUpperCase().slice(0, 40) || null : null;
   const now = deps.now();
-  if ('test' in parsed) {
-    await insertLog(deps.db, now, 'info', 'webhook.clickbank.test', {
-      provider: 'clickbank',
-      event: parsed.test,
-      transaction_time: parsed.at?.toISOString() ?? null,
+  const parsed = classifyClickbankNotification(plain);
+  if ('test' in parsed || 'ignored' in parsed) {
+    const test = 'test' in parsed;
+    if (!test) {
+      facts.email = parsed.email;
+      facts.subscriptionId = parsed.receipt;
+    }
+    const result: DeliveryResult = {
+      outcome: test ? 'ignored_test' : 'ignored',
+      httpStatus: 200,
+      error: test ? 'a test notification changes nothing' : parsed.ignored,
+      effects: test ? ['test'] : [],
+    };
+    await deps.db.transaction(async (tx) => {
+      if (test) {
+        await insertLog(tx, now, 'info', 'webhook.clickbank.test', {
+          provider: 'clickbank',
+          event: parsed.test,
+          transaction_time: parsed.at?.toISOString() ?? null,
+        });
+      }
+      await record(tx, result);
     });
-    return {
+    const answer: WebhookAnswer = {
       ok: true,
       provider: 'clickbank',
-      event: parsed.test,
+      event: test ? parsed.test : parsed.event,
       duplicate: false,
-      effects: ['test'],
+      effects: result.effects,
+      ...(test ? {} : { ignored: parsed.ignored }),
     };
+    return { answer, result };
   }
+  facts.email = parsed.email;
+  facts.subscriptionId = initialReceiptOf(parsed.n);
+  const key = clickbankDedupKey(parsed);
+  facts.dedupKey = key;
   return deps.db.transaction(async (tx) => {
     await lockCustomer(tx, parsed.email);
-    if (!(await claimDedup(tx, clickbankDedupKey(parsed), 'clickbank', now))) {
-      return { ok: true, provider: 'clickbank', event: parsed.type, duplicate: true, effects: [] };
+    const first = await claimDedup(tx, key, 'clickbank', now);
+    if (!first || (await appliedBefore(tx, key))) {
+      const result: DeliveryResult = {
+        outcome: 'duplicate',
+        httpStatus: 200,
+        error: null,
+        effects: [],
+      };
+      await record(tx, result);
+      const answer: WebhookAnswer = {
+        ok: true,
+        provider: 'clickbank',
+        event: parsed.type,
+        duplicate: true,
+        effects: [],
+      };
+      return { answer, result };
     }
     const effects = await applyClickbankNotification(tx, parsed, now);
     await insertLog(tx, now, 'info', `webhook.clickbank.${parsed.type}`, {
@@ -663,7 +805,16 @@ export async function handleClickbankDelivery(deps: AppDeps, raw: Buffer): Promi
       email: parsed.email,
       effects,
     });
-    return { ok: true, provider: 'clickbank', event: parsed.type, duplicate: false, effects };
+    const result: DeliveryResult = { outcome: 'applied', httpStatus: 200, error: null, effects };
+    await record(tx, result);
+    const answer: WebhookAnswer = {
+      ok: true,
+      provider: 'clickbank',
+      event: parsed.type,
+      duplicate: false,
+      effects,
+    };
+    return { answer, result };
   });
 }
 
@@ -672,9 +823,11 @@ export function clickbankWebhookRoutes(deps: AppDeps): Hono {
   const app = new Hono();
   const warn = refusalWarner(deps, 'clickbank');
   app.post('/webhooks/clickbank', async (c) => {
-    const raw = await readRawBody(c);
     try {
-      return c.json(await handleClickbankDelivery(deps, raw), 200);
+      const answer = await receiveDelivery(c, deps, 'clickbank', (raw, facts) =>
+        handleClickbankDelivery(deps, raw, facts),
+      );
+      return c.json(answer, 200);
     } catch (err) {
       if (err instanceof Error && 'status' in err && (err as { status: number }).status === 401) {
         warn('undecryptable notification');

@@ -422,4 +422,6 @@ export interface WebhookAnswer {
   duplicate: boolean;
   /** Short words describing what changed, e.g. ['subscription', 'access.grant', 'isr']. */
   effects: string[];
+  /** Present when the delivery is acknowledged but not acted on: the reason. */
+  ignored?: string;
 }

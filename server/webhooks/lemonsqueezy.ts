@@ -4,7 +4,9 @@
  * A delivery is `{meta: {event_name, custom_data?}, data: {type, id, attributes}}`, signed with
  * `X-Signature` = lowercase hex HMAC-SHA256 of the raw body with the signing secret. The signature
  * is checked (constant time) before the body is parsed: a missing or wrong one answers 401 and
- * writes nothing. Malformed JSON, an unknown event, missing fields, a time outside 1970–2100 or a
+ * writes nothing but its inbox row (server/webhooks/inbox.ts). An event the server does not act on
+ * (LEMONSQUEEZY_IGNORED_EVENTS, or any other name) answers 200 and is recorded as ignored with the
+ * reason. Malformed JSON, missing fields of a handled event, a time outside 1970–2100 or a
  * body nested deeper than WEBHOOK_MAX_DEPTH answer 400. Text is data: NUL characters are removed,
  * and unpaired surrogates replaced, before anything reads it (storableJson). An accepted
  * delivery answers 200 `{ok, provider, event, duplicate, effects}` after ONE transaction that holds
@@ -21,7 +23,8 @@
  *   | on_trial, active, past_due     | grant (past_due: the store still retries payment)  |
  *   | cancelled                      | revoke on date at ends_at (the grace period); revoke now when ends_at has passed |
  *   | paused, unpaid, expired        | revoke now                                         |
- * - subscription_payment_success/_recovered (data = a subscription invoice): billing_reason
+ * - subscription_payment_success/_recovered (data = a subscription invoice; one without user_email
+ *   takes the email of the subscription it names, and is ignored when that is unknown): billing_reason
  *   initial → the subscription's amount and its 'new' amount; renewal → a 'renewal' row, an ISR
  *   rebill and subscription.renewal; updated → an ISR rebill. One invoice counts once even when both
  *   _success and _recovered arrive (a dedup row 'lemonsqueezy:invoice:<id>'). _failed changes no
@@ -46,6 +49,23 @@ import { validate } from '../http/body';
 import { emailField } from '../http/fields';
 import { insertLog } from '../logRows';
 import {
+  cadenceFromHistory,
+  cadenceFromPeriod,
+  cadenceOfInterval,
+  cadenceOfNames,
+  lookUpVariantInterval,
+  type VariantInterval,
+} from './cadence';
+import {
+  appliedBefore,
+  newDeliveryFacts,
+  receiveDelivery,
+  recordDelivery,
+  type DeliveryFacts,
+  type DeliveryResult,
+  type InboxRecorder,
+} from './inbox';
+import {
   LEMONSQUEEZY_STATUSES,
   storedProviderStatus,
   type Cadence,
@@ -59,7 +79,6 @@ import {
   lockCustomer,
   emitSubscriptionEvent,
   ensureNewEvent,
-  readRawBody,
   recordIsr,
   refusalWarner,
   storableJson,
@@ -69,7 +88,7 @@ import {
   type WebhookAnswer,
 } from './common';
 
-/** The events this endpoint handles (any other event_name answers 400). */
+/** The events this endpoint acts on. */
 export const LEMONSQUEEZY_EVENTS = [
   'subscription_created',
   'subscription_updated',
@@ -86,6 +105,25 @@ export const LEMONSQUEEZY_EVENTS = [
 ] as const;
 /** One of LEMONSQUEEZY_EVENTS. */
 export type LemonSqueezyEvent = (typeof LEMONSQUEEZY_EVENTS)[number];
+
+/**
+ * Documented events the server receives but does not act on, each with the reason recorded in the
+ * inbox. Any other event name is answered and recorded the same way, with a generic reason: an
+ * authentic delivery is always acknowledged, so the store does not retry it.
+ */
+export const LEMONSQUEEZY_IGNORED_EVENTS: Readonly<Record<string, string>> = {
+  subscription_payment_refunded:
+    'refunds are recorded from order_refunded; an invoice refund changes no access',
+  subscription_plan_changed: 'the subscription_updated sent with it carries the new plan',
+  license_key_created: 'license keys do not change subscriptions or forum access',
+  license_key_updated: 'license keys do not change subscriptions or forum access',
+  affiliate_activated: 'affiliates are attributed from the sale itself',
+};
+
+/** The reason an event this server does not act on is ignored. */
+export function ignoredEventReason(event: string): string {
+  return LEMONSQUEEZY_IGNORED_EVENTS[event] ?? `event '${event}' is not one this server acts on`;
+}
 
 /** Lowercase hex HMAC-SHA256 of `body` with `secret`: the X-Signature LemonSqueezy sends. */
 export function signLemonSqueezy(body: string | Buffer, secret: string): string {
@@ -159,6 +197,7 @@ const subscriptionAttributes = z.object({
   order_id: id.nullish(),
   product_id: id.nullish(),
   product_name: z.string().nullish(),
+  variant_id: id.nullish(),
   variant_name: z.string().nullish(),
   renews_at: optionalTime('renews_at'),
   ends_at: optionalTime('ends_at'),
@@ -169,7 +208,8 @@ type SubscriptionAttributes = z.output<typeof subscriptionAttributes>;
 
 const invoiceAttributes = z.object({
   subscription_id: id,
-  user_email: emailField('user_email'),
+  // Older documented invoices carry no user_email: the subscription it names supplies it.
+  user_email: emailField('user_email').nullish(),
   user_name: z.string().nullish(),
   billing_reason: z.enum(['initial', 'renewal', 'updated'], {
     error: 'billing_reason must be initial, renewal or updated',
@@ -203,28 +243,64 @@ function dataTypeOf(event: LemonSqueezyEvent): string {
 }
 
 /** A validated delivery, ready to apply. */
-interface Delivery {
+export interface Delivery {
   event: LemonSqueezyEvent;
   customData: Record<string, unknown>;
   dataId: string;
   /** The data object as sent ({type, id, attributes, …}); stored as the subscription payload. */
   data: Record<string, unknown>;
   updatedAt: Date;
+  /** The customer e-mail (lower case): user_email, or for an invoice without one, looked up later. */
+  email: string | null;
+  /** The provider subscription id the delivery is about, when it names one. */
+  subscriptionId: string | null;
+}
+
+/** A verified delivery of an event the server does not act on. */
+export interface IgnoredDelivery {
+  ignored: string;
+  event: string;
+  email: string | null;
+  subscriptionId: string | null;
+}
+
+/** A string attribute of an unvalidated data object, trimmed, or null. */
+function looseText(data: unknown, ...path: string[]): string | null {
+  let v: unknown = data;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return null;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return blankToNull(v);
 }
 
 /**
- * Checks the parsed body → Delivery, or throws 400 (not an object, unknown event, wrong data type,
- * missing or malformed fields; `issues` lists the fields).
+ * Checks the parsed body → Delivery, or IgnoredDelivery for an event the server does not act on,
+ * or throws 400 (not an object, no event name, wrong data type for a handled event, missing or
+ * malformed fields; `issues` lists the fields).
  */
-export function parseLemonSqueezyDelivery(body: unknown): Delivery {
+export function parseLemonSqueezyDelivery(body: unknown): Delivery | IgnoredDelivery {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw badRequest('The body must be a JSON object');
   }
+  const meta = (body as { meta?: unknown }).meta;
+  const name =
+    meta && typeof meta === 'object' ? (meta as { event_name?: unknown }).event_name : null;
+  if (typeof name === 'string' && !(LEMONSQUEEZY_EVENTS as readonly string[]).includes(name)) {
+    const data = (body as { data?: unknown }).data;
+    const type = looseText(data, 'type');
+    return {
+      ignored: ignoredEventReason(name.slice(0, 60)),
+      event: name.slice(0, 60),
+      email: looseText(data, 'attributes', 'user_email')?.toLowerCase() ?? null,
+      subscriptionId:
+        type === 'subscriptions'
+          ? looseText(data, 'id')
+          : looseText(data, 'attributes', 'subscription_id'),
+    };
+  }
   const env = validate(envelopeSchema, body);
   const event = env.meta.event_name as LemonSqueezyEvent;
-  if (!LEMONSQUEEZY_EVENTS.includes(event)) {
-    throw badRequest(`Unsupported event_name '${env.meta.event_name.slice(0, 60)}'`);
-  }
   const expected = dataTypeOf(event);
   if (env.data.type !== expected) {
     throw badRequest(`${event} must carry data of type '${expected}', got '${env.data.type}'`);
@@ -236,12 +312,20 @@ export function parseLemonSqueezyDelivery(body: unknown): Delivery {
         ? orderAttributes
         : invoiceAttributes;
   const attrs = validate(z.object({ attributes: schema }), { attributes: env.data.attributes });
+  const a = attrs.attributes as { user_email?: string | null; subscription_id?: string };
   return {
     event,
     customData: env.meta.custom_data ?? {},
     dataId: env.data.id,
     data: (body as { data: Record<string, unknown> }).data,
     updatedAt: attrs.attributes.updated_at,
+    email: a.user_email ?? null,
+    subscriptionId:
+      expected === 'subscriptions'
+        ? env.data.id
+        : expected === 'subscription-invoices'
+          ? (a.subscription_id ?? null)
+          : null,
   };
 }
 
@@ -256,15 +340,26 @@ export function lemonSqueezyDedupKey(d: Delivery): string {
   return `lemonsqueezy:${d.event}:${String(d.data.type)}:${d.dataId}:${d.updatedAt.toISOString()}`;
 }
 
-/** Monthly or yearly from the variant/product name, else from the renewal interval. */
-function cadenceOf(a: SubscriptionAttributes): Cadence {
-  const names = `${a.variant_name ?? ''} ${a.product_name ?? ''}`;
-  if (/year|annual/i.test(names)) return 'yearly';
-  if (/month/i.test(names)) return 'monthly';
-  if (a.renews_at && a.renews_at.getTime() - a.created_at.getTime() > 200 * 86_400_000) {
-    return 'yearly';
+/**
+ * Monthly or yearly (server/webhooks/cadence.ts): the names as sent, the variant's interval
+ * (`interval`, looked up before the transaction), the charge history, the stored cadence, the
+ * first period.
+ */
+async function cadenceOf(
+  tx: Queryable,
+  a: SubscriptionAttributes,
+  interval: VariantInterval | null,
+  stored: StoredSubscription | null,
+): Promise<Cadence> {
+  const named = cadenceOfNames(a.variant_name, a.product_name);
+  if (named) return named;
+  if (interval) return cadenceOfInterval(interval);
+  if (stored) {
+    const history = await cadenceFromHistory(tx, stored.id);
+    if (history) return history;
+    if (stored.cadence === 'monthly' || stored.cadence === 'yearly') return stored.cadence;
   }
-  return 'monthly';
+  return cadenceFromPeriod(a.created_at, a.renews_at ?? null);
 }
 
 /** The plan name: the product name without a trailing 'Membership' ('Pro Membership' → 'Pro'). */
@@ -291,6 +386,7 @@ interface StoredSubscription {
   id: number;
   customer_id: number;
   status: string;
+  cadence: string;
   stored_updated_at: string | null;
   amount_cents: number | null;
   currency: string;
@@ -302,7 +398,8 @@ async function findSubscription(
   providerId: string,
 ): Promise<StoredSubscription | null> {
   const r = await tx.query<StoredSubscription>(
-    `SELECT id, customer_id, status, payload -> 'attributes' ->> 'updated_at' AS stored_updated_at,
+    `SELECT id, customer_id, status, cadence,
+            payload -> 'attributes' ->> 'updated_at' AS stored_updated_at,
             amount_cents, currency, payload
        FROM subscriptions WHERE provider = 'lemonsqueezy' AND provider_id = $1 FOR UPDATE`,
     [providerId],
@@ -334,29 +431,47 @@ function attribution(custom: Record<string, unknown>): {
   };
 }
 
-/** The customer e-mail of a validated delivery (every handled data type carries user_email). */
-function deliveryEmail(d: Delivery): string {
-  return String((d.data.attributes as Record<string, unknown>).user_email)
-    .trim()
-    .toLowerCase();
+/** Facts looked up before a delivery's transaction. */
+interface ApplyContext {
+  /** The customer e-mail (lower case). */
+  email: string;
+  /** The subscription variant's billing interval from the API, when it was looked up. */
+  interval: VariantInterval | null;
 }
 
 /** Applies an accepted delivery in `tx` → the effects (short words) for the answer and the log. */
 async function applyDelivery(
   tx: Queryable,
   d: Delivery,
+  ctx: ApplyContext,
   now: Date,
 ): Promise<{ effects: string[]; email: string }> {
   const type = dataTypeOf(d.event);
-  if (type === 'subscriptions') return applySubscription(tx, d, now);
-  if (type === 'subscription-invoices') return applyInvoice(tx, d, now);
+  if (type === 'subscriptions') {
+    return applyLemonSqueezySubscription(
+      tx,
+      d,
+      now,
+      `webhook.lemonsqueezy.${d.event}`,
+      ctx.interval,
+    );
+  }
+  if (type === 'subscription-invoices') return applyInvoice(tx, d, ctx, now);
   return applyOrder(tx, d, now);
 }
 
-async function applySubscription(
+/**
+ * Applies one subscription object (`d.data`, the shape of a subscription_* delivery's `data`) in
+ * `tx` by the rules of the module doc: customer, subscription row, lifecycle rows, access, forum
+ * job and live events. `reason` names the cause in the forum job ('webhook.lemonsqueezy.<event>',
+ * 'reconcile.lemonsqueezy'). Throws 400 when the attributes do not validate.
+ */
+export async function applyLemonSqueezySubscription(
   tx: Queryable,
-  d: Delivery,
+  d: Pick<Delivery, 'dataId' | 'data' | 'customData'>,
   now: Date,
+  reason: string,
+  interval: VariantInterval | null = null,
 ): Promise<{ effects: string[]; email: string }> {
   const a = validate(subscriptionAttributes, d.data.attributes);
   const email = a.user_email;
@@ -370,6 +485,7 @@ async function applySubscription(
       : (a.renews_at ?? a.ends_at);
   const storedAt = stored?.stored_updated_at ? Date.parse(stored.stored_updated_at) : NaN;
   const stale = stored !== null && Number.isFinite(storedAt) && a.updated_at.getTime() < storedAt;
+  const cadence = await cadenceOf(tx, a, interval, stored);
 
   let subscriptionId: number;
   if (!stored) {
@@ -383,7 +499,7 @@ async function applySubscription(
         customerId,
         d.dataId,
         status,
-        cadenceOf(a),
+        cadence,
         planOf(a),
         a.created_at,
         periodEnd,
@@ -409,7 +525,7 @@ async function applySubscription(
           subscriptionId,
           customerId,
           status,
-          cadenceOf(a),
+          cadence,
           planOf(a),
           a.created_at,
           periodEnd,
@@ -466,7 +582,7 @@ async function applySubscription(
     email,
     provider: 'lemonsqueezy',
     target: accessFor(a.status, a, now),
-    reason: `webhook.lemonsqueezy.${d.event}`,
+    reason,
     now,
     amountCents: amount,
     currency: cur,
@@ -478,10 +594,11 @@ async function applySubscription(
 async function applyInvoice(
   tx: Queryable,
   d: Delivery,
+  ctx: ApplyContext,
   now: Date,
 ): Promise<{ effects: string[]; email: string }> {
   const inv = validate(invoiceAttributes, d.data.attributes);
-  const email = inv.user_email;
+  const email = ctx.email;
   const effects: string[] = [];
   if (d.event === 'subscription_payment_failed') return { effects: ['none'], email };
   // _success and _recovered may both report one invoice: count it once.
@@ -658,39 +775,118 @@ function secretOf(deps: AppDeps): string {
 }
 const fallbackSecret = randomBytes(32).toString('hex');
 
+/** The customer e-mail of LemonSqueezy subscription `providerId`, or null when it is not known here. */
+async function emailOfSubscription(db: Queryable, providerId: string): Promise<string | null> {
+  const r = await db.query<{ email: string }>(
+    `SELECT c.email FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+      WHERE s.provider = 'lemonsqueezy' AND s.provider_id = $1 LIMIT 1`,
+    [providerId],
+  );
+  return r.rows[0]?.email ?? null;
+}
+
 /**
  * Handles one delivery already read as `raw` bytes with its `signature` header → the answer, or
- * throws 401 / 400 (ApiError). Exported for the bench and tests that skip HTTP.
+ * throws 401 / 400 (ApiError). Fills in `facts` as it learns them and records an accepted delivery
+ * in the inbox within its transaction. Exported for the bench and tests that skip HTTP.
  */
 export async function handleLemonSqueezyDelivery(
   deps: AppDeps,
   raw: Buffer,
   signature: string | undefined,
+  facts: DeliveryFacts = newDeliveryFacts(deps, 'lemonsqueezy', raw.byteLength),
 ): Promise<WebhookAnswer> {
   if (!verifyLemonSqueezySignature(raw, signature, secretOf(deps))) {
     throw unauthorized('Invalid or missing X-Signature');
   }
+  facts.body = raw.toString('utf8');
+  const { answer } = await applyLemonSqueezyBody(deps, facts.body, facts, async (tx, result) => {
+    await recordDelivery(tx, facts, result);
+  });
+  return answer;
+}
+
+/**
+ * Parses and applies the verified body `text` of a delivery → the answer and the inbox result;
+ * `record` runs in the delivery's transaction with the result (the endpoint inserts the inbox row,
+ * a replay updates the stored one). Throws 400 for an invalid body, after filling in what `facts`
+ * could learn. The one code path of a delivery and its replay.
+ */
+export async function applyLemonSqueezyBody(
+  deps: AppDeps,
+  text: string,
+  facts: DeliveryFacts,
+  record: InboxRecorder,
+): Promise<{ answer: WebhookAnswer; result: DeliveryResult }> {
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     throw badRequest('The body is not valid JSON');
   }
-  const delivery = parseLemonSqueezyDelivery(storableJson(body));
+  const parsed = parseLemonSqueezyDelivery(storableJson(body));
+  facts.event = parsed.event;
+  facts.email = parsed.email;
+  facts.subscriptionId = parsed.subscriptionId;
   const now = deps.now();
+  const ignore = async (reason: string) => {
+    const result: DeliveryResult = {
+      outcome: 'ignored',
+      httpStatus: 200,
+      error: reason,
+      effects: [],
+    };
+    await deps.db.transaction((tx) => record(tx, result));
+    const answer: WebhookAnswer = {
+      ok: true,
+      provider: 'lemonsqueezy',
+      event: parsed.event,
+      duplicate: false,
+      effects: [],
+      ignored: reason,
+    };
+    return { answer, result };
+  };
+  if ('ignored' in parsed) return ignore(parsed.ignored);
+  const delivery = parsed;
+  const email =
+    delivery.email ??
+    (delivery.subscriptionId ? await emailOfSubscription(deps.db, delivery.subscriptionId) : null);
+  if (email === null) {
+    return ignore(
+      `no user_email, and subscription ${delivery.subscriptionId ?? '(none)'} is not known here`,
+    );
+  }
+  facts.email = email;
+  const attrs = delivery.data.attributes as Record<string, unknown>;
+  const interval =
+    dataTypeOf(delivery.event) === 'subscriptions' &&
+    cadenceOfNames(blankToNull(attrs.variant_name), blankToNull(attrs.product_name)) === null
+      ? await lookUpVariantInterval(deps, blankToNull(attrs.variant_id))
+      : null;
+  const key = lemonSqueezyDedupKey(delivery);
+  facts.dedupKey = key;
   return deps.db.transaction(async (tx) => {
-    await lockCustomer(tx, deliveryEmail(delivery));
-    const key = lemonSqueezyDedupKey(delivery);
-    if (!(await claimDedup(tx, key, 'lemonsqueezy', now))) {
-      return {
+    await lockCustomer(tx, email);
+    const first = await claimDedup(tx, key, 'lemonsqueezy', now);
+    if (!first || (await appliedBefore(tx, key))) {
+      const result: DeliveryResult = {
+        outcome: 'duplicate',
+        httpStatus: 200,
+        error: null,
+        effects: [],
+      };
+      await record(tx, result);
+      const answer: WebhookAnswer = {
         ok: true,
         provider: 'lemonsqueezy',
         event: delivery.event,
         duplicate: true,
         effects: [],
       };
+      return { answer, result };
     }
-    const { effects, email } = await applyDelivery(tx, delivery, now);
+    const { effects } = await applyDelivery(tx, delivery, { email, interval }, now);
     await insertLog(tx, now, 'info', `webhook.lemonsqueezy.${delivery.event}`, {
       provider: 'lemonsqueezy',
       event: delivery.event,
@@ -698,7 +894,16 @@ export async function handleLemonSqueezyDelivery(
       email,
       effects,
     });
-    return { ok: true, provider: 'lemonsqueezy', event: delivery.event, duplicate: false, effects };
+    const result: DeliveryResult = { outcome: 'applied', httpStatus: 200, error: null, effects };
+    await record(tx, result);
+    const answer: WebhookAnswer = {
+      ok: true,
+      provider: 'lemonsqueezy',
+      event: delivery.event,
+      duplicate: false,
+      effects,
+    };
+    return { answer, result };
   });
 }
 
@@ -707,9 +912,10 @@ export function lemonSqueezyWebhookRoutes(deps: AppDeps): Hono {
   const app = new Hono();
   const warn = refusalWarner(deps, 'lemonsqueezy');
   app.post('/webhooks/lemonsqueezy', async (c) => {
-    const raw = await readRawBody(c);
     try {
-      const answer = await handleLemonSqueezyDelivery(deps, raw, c.req.header('x-signature'));
+      const answer = await receiveDelivery(c, deps, 'lemonsqueezy', (raw, facts) =>
+        handleLemonSqueezyDelivery(deps, raw, c.req.header('x-signature'), facts),
+      );
       return c.json(answer, 200);
     } catch (err) {
       if (err instanceof Error && 'status' in err && (err as { status: number }).status === 401) {
