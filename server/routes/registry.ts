@@ -11,6 +11,7 @@ import { maintenanceRoutes } from './maintenance';
 import { metricsRoutes } from './metrics';
 import { subscriptionsRoutes } from './subscriptions';
 import { usersRoutes } from './users';
+import { webhookDeliveriesRoutes } from './webhookDeliveries';
 
 /** A feature router factory. Paths inside are relative to the API prefix (e.g. '/users'). */
 export type RouteFactory = (deps: AppDeps) => Hono;
@@ -23,4 +24,5 @@ export const featureRoutes: RouteFactory[] = [
   metricsRoutes,
   isrRoutes,
   logsRoutes,
+  webhookDeliveriesRoutes,
 ];
