@@ -9,6 +9,7 @@ import { isrRoutes } from './isr';
 import { logsRoutes } from './logs';
 import { maintenanceRoutes } from './maintenance';
 import { metricsRoutes } from './metrics';
+import { revenueRoutes } from '../revenue/routes';
 import { subscriptionsRoutes } from './subscriptions';
 import { usersRoutes } from './users';
 import { webhookDeliveriesRoutes } from './webhookDeliveries';
@@ -22,6 +23,7 @@ export const featureRoutes: RouteFactory[] = [
   clickbankRoutes,
   maintenanceRoutes,
   metricsRoutes,
+  revenueRoutes,
   isrRoutes,
   logsRoutes,
   webhookDeliveriesRoutes,

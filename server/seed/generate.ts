@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyLine } from './copy';
+import { revenueSpanLines } from './revenue';
 import { IsrWriter, type IsrPayment } from './isr';
 import { createRng, type Rng } from './prng';
 import {
@@ -104,6 +105,8 @@ export interface CsvBatch {
   clickbankOrders: string;
   /** isr_events rows (ISR_COPY_COLUMNS). */
   isr: string;
+  /** revenue_spans rows (REVENUE_SPAN_COLUMNS). */
+  revenueSpans: string;
   counts: {
     customers: number;
     lemonsqueezy: number;
@@ -245,6 +248,8 @@ interface Customer {
 /** The generator: call batch() repeatedly until done(), then logs(). Ids start at 1 in each table. */
 export class DemoGenerator {
   private readonly rng: Rng;
+  /** The MRR history's own stream, so drawing it changes nothing else (./revenue.ts). */
+  private readonly revenueRng: Rng;
   /** UTC midnight of the seeding moment's day (the dashboard's "today"). */
   private readonly anchorDayMs: number;
   /** The seeding moment: the simulation's "now". */
@@ -257,6 +262,7 @@ export class DemoGenerator {
 
   constructor(private readonly opts: GenerateOptions) {
     this.rng = createRng(opts.seed);
+    this.revenueRng = createRng((opts.seed ^ 0x52455645) >>> 0);
     this.isr = new IsrWriter(opts.seed);
     this.horizonMs = opts.nowMs;
     this.anchorDayMs = Math.floor(opts.nowMs / DAY_MS) * DAY_MS;
@@ -276,6 +282,7 @@ export class DemoGenerator {
       events: '',
       clickbankOrders: '',
       isr: '',
+      revenueSpans: '',
       counts: {
         customers: 0,
         lemonsqueezy: 0,
@@ -295,6 +302,7 @@ export class DemoGenerator {
       events: [] as string[],
       orders: [] as string[],
       isr: [] as string[],
+      revenueSpans: [] as string[],
     };
     for (; this.nextIndex < end; this.nextIndex++) {
       const customer = this.customer(this.nextIndex);
@@ -307,6 +315,7 @@ export class DemoGenerator {
     out.events = parts.events.join('');
     out.clickbankOrders = parts.orders.join('');
     out.isr = parts.isr.join('');
+    out.revenueSpans = parts.revenueSpans.join('');
     return out;
   }
 
@@ -533,6 +542,7 @@ export class DemoGenerator {
       events: string[];
       orders: string[];
       isr: string[];
+      revenueSpans: string[];
     },
     counts: CsvBatch['counts'],
   ): void {
@@ -608,6 +618,24 @@ export class DemoGenerator {
       ]),
     );
     if (hasAccess) counts.accessActive++;
+    const spans = revenueSpanLines(
+      {
+        subscriptionId,
+        customerId: c.id,
+        provider: c.provider,
+        plan: c.plan,
+        cadence: c.cadence,
+        currency: c.currency,
+        startMs: c.startMs,
+        status: sim.status,
+        endsAt: sim.endsAt,
+        periodEnd: sim.periodEnd,
+        paymentTimes: sim.paymentTimes,
+      },
+      this.horizonMs,
+      this.revenueRng,
+    );
+    for (const line of spans) parts.revenueSpans.push(line);
 
     // Forum access: active while the subscription grants access (a cancelled one is a scheduled
     // revocation at ends_at). Some recently ended ones still wait for the expiration job.

@@ -7,13 +7,14 @@ import type { Db, Tx } from '../db/types';
 import { invalidateStatsCache } from '../stats/cache';
 import { COPY_COLUMNS, DemoGenerator } from './generate';
 import { ISR_COPY_COLUMNS } from './isr';
+import { REVENUE_SPAN_COLUMNS } from './revenue';
 
 /** Customers generated and copied per batch (bounds memory at large counts). */
 const BATCH_SIZE = 5000;
 /** Log rows seeded. */
 export const SEED_LOG_ROWS = 2000;
 /** Version of the generator, recorded in `meta` (bump when the generated data changes). */
-export const SEED_VERSION = '3';
+export const SEED_VERSION = '4';
 
 /** What seedDemoData wrote. Counts are rows; anchorDay is 'YYYY-MM-DD' (UTC); durationMs wall time. */
 export interface SeedSummary {
@@ -88,6 +89,10 @@ const VACUUMED_TABLES = [
   'metrics_daily_status',
   'isr_daily',
   'isr_daily_affiliate',
+  'revenue_spans',
+  'revenue_movements',
+  'revenue_daily',
+  'revenue_cohort_monthly',
 ];
 
 /** Tables whose ids the seed writes explicitly (logs take ids from their sequence, after any existing rows). */
@@ -104,7 +109,7 @@ const SEQUENCED_TABLES = [
  * Seeds an empty database with `opts.customers` demo customers (one subscription and one member
  * each; ~60 % LemonSqueezy with full subscription objects in payload, ~40 % ClickBank with INS v6
  * order rows), their lifecycle events, the ISR tracking events of every payment and refund
- * (server/seed/isr.ts), the metrics and ISR roll-ups (migrations 005, 006), ~2000 log rows and the seed facts in `meta` (seed,
+ * (server/seed/isr.ts), the metrics and ISR roll-ups (migrations 005, 006), the MRR history and its movements (015, ./revenue.ts), ~2000 log rows and the seed facts in `meta` (seed,
  * seed_customers, seed_anchor_day, seed_version, seeded_at). Everything that happened is dated at
  * or before `opts.now`; only what is scheduled (period ends, access expiries, the next ClickBank
  * payment) lies after it. Deterministic for the same seed and `opts.now`. The filled tables are
@@ -173,6 +178,7 @@ export async function seedDemoData(
       await copyRows(tx, 'subscription_events', COPY_COLUMNS.events, batch.events);
       await copyRows(tx, 'clickbank_orders', COPY_COLUMNS.clickbankOrders, batch.clickbankOrders);
       await copyRows(tx, 'isr_events', ISR_COPY_COLUMNS, batch.isr);
+      await copyRows(tx, 'revenue_spans', REVENUE_SPAN_COLUMNS, batch.revenueSpans);
       summary.customers += batch.counts.customers;
       summary.subscriptions.lemonsqueezy += batch.counts.lemonsqueezy;
       summary.subscriptions.clickbank += batch.counts.clickbank;
@@ -187,6 +193,8 @@ export async function seedDemoData(
     await tx.query('SELECT metrics_rollup_rebuild()');
     // The ISR roll-ups' statement triggers (006) were off for the COPY too.
     await tx.query('SELECT isr_rollup_rebuild()');
+    // The MRR history was copied as spans (./revenue.ts); its movements and roll-ups follow (015).
+    await tx.query('SELECT revenue_rebuild()');
     // The row_counts triggers (003) were off too: recount the two counted tables once.
     await tx.exec(`UPDATE row_counts SET n = (SELECT count(*) FROM subscriptions) WHERE table_name = 'subscriptions';
                    UPDATE row_counts SET n = (SELECT count(*) FROM members) WHERE table_name = 'members';`);

@@ -50,6 +50,11 @@ const SCHEDULED_COLUMNS = new Set([
   'subscriptions.ends_at',
   'members.expires_at',
   'clickbank_orders.next_payment_at',
+  // The MRR history ends a cancelled subscription at its ends_at: a scheduled churn.
+  'revenue_spans.valid_to',
+  'revenue_movements.at',
+  'revenue_daily.day',
+  'revenue_cohort_monthly.month',
 ]);
 
 /**

@@ -18,12 +18,16 @@ import { activeAccessCondition, type Cadence } from '../vocabulary';
 /** Ids per slice statement: small enough that a slice is a short wait for the request behind it (bench/server-stats.ts). */
 export const STATS_SLICE_IDS = 20_000;
 
-/** Current access of one (currency, cadence): count and Σ amount_cents (null amounts count 0). */
+/**
+ * Current access of one (currency, cadence): count and Σ amount_cents (null amounts count 0), and
+ * recurring_cents, the same sum without trials (MRR leaves trials out: docs/metrics.md "MRR").
+ */
 export interface AccessGroup {
   currency: string;
   cadence: Cadence;
   n: number;
   sum_cents: number;
+  recurring_cents: number;
 }
 
 /** What activeAccessFigures answers: the groups, and the days-left sums behind avgDaysRemaining. */
@@ -89,10 +93,12 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
       cadence: Cadence;
       n: number;
       sum_cents: string | number | null;
+      recurring_cents: string | number | null;
       dated: number;
       secs: string | null;
     }>(
       `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::bigint AS sum_cents,
+              sum(s.amount_cents) FILTER (WHERE s.status <> 'trialing')::bigint AS recurring_cents,
               count(e.end_at)::int AS dated,
               extract(epoch FROM sum(e.end_at - $1::timestamptz) FILTER (WHERE e.end_at > $1))::text AS secs
          FROM subscriptions s
@@ -112,9 +118,11 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
         cadence: row.cadence,
         n: 0,
         sum_cents: 0,
+        recurring_cents: 0,
       };
       g.n += row.n;
       g.sum_cents += row.sum_cents == null ? 0 : Number(row.sum_cents);
+      g.recurring_cents += row.recurring_cents == null ? 0 : Number(row.recurring_cents);
       groups.set(key, g);
       dated += row.dated;
       remainingMicros += secondsToMicros(row.secs);

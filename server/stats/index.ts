@@ -68,7 +68,8 @@ interface Core {
 const toNumber = (v: unknown): number => (v == null ? 0 : Number(v));
 
 /**
- * Monthly value in reporting cents of active-access subscriptions grouped by currency and cadence:
+ * Monthly value in reporting cents of recurring subscriptions (current access, trials left out:
+ * docs/metrics.md "MRR") grouped by currency and cadence:
  * Σ_currency rate × (Σ monthly amounts + Σ yearly amounts / 12), rounded once at the end.
  */
 export function monthlyRecurringCents(
@@ -98,7 +99,11 @@ async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string
     if (g.cadence === 'yearly') activeYearly += g.n;
     else activeMonthly += g.n;
   }
-  const mrrCents = monthlyRecurringCents(access.groups, config, missing);
+  const mrrCents = monthlyRecurringCents(
+    access.groups.map((g) => ({ ...g, sum_cents: g.recurring_cents })),
+    config,
+    missing,
+  );
   const scheduled = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM members WHERE mg_status = 'active' AND expires_at > $1`,
     [now.toISOString()],

@@ -104,8 +104,10 @@ describe('access figures before rounding', () => {
         cadence: string;
         n: number;
         sum_cents: number | null;
+        recurring_cents: number | null;
       }>(
-        `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::float8 AS sum_cents
+        `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::float8 AS sum_cents,
+                sum(s.amount_cents) FILTER (WHERE s.status <> 'trialing')::float8 AS recurring_cents
            FROM subscriptions s WHERE ${activeAccessCondition('s', '$1')}
           GROUP BY s.currency, s.cadence ORDER BY s.currency, s.cadence`,
         [at.toISOString()],
@@ -122,7 +124,13 @@ describe('access figures before rounding', () => {
         [at.toISOString()],
       );
       const f = await activeAccessFigures(db, at);
-      expect(f.groups).toEqual(groups.rows.map((g) => ({ ...g, sum_cents: g.sum_cents ?? 0 })));
+      expect(f.groups).toEqual(
+        groups.rows.map((g) => ({
+          ...g,
+          sum_cents: g.sum_cents ?? 0,
+          recurring_cents: g.recurring_cents ?? 0,
+        })),
+      );
       expect(f.dated).toBe(avg.rows[0]!.dated);
       const days = Number(f.remainingMicros) / f.dated / 86_400_000_000;
       expect(days).toBeCloseTo(avg.rows[0]!.avg_days!, 9);

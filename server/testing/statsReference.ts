@@ -44,7 +44,8 @@ async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string
     n: number;
     sum_cents: string | null;
   }>(
-    `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::bigint AS sum_cents
+    `SELECT s.currency, s.cadence, count(*)::int AS n,
+            sum(s.amount_cents) FILTER (WHERE s.status <> 'trialing')::bigint AS sum_cents
        FROM subscriptions s
       WHERE ${activeAccessCondition('s', '$1')}
       GROUP BY s.currency, s.cadence`,

@@ -1,0 +1,150 @@
+/**
+ * The parameters of the revenue endpoints (docs/api.md "Revenue"): a range of UTC days, the
+ * bucket interval and the subscription filters, checked once for GET /metrics/revenue,
+ * GET /metrics/revenue/movements/:date and GET /metrics/cohorts.
+ */
+import { z } from 'zod';
+import { isSupportedInstant, unsupportedDateMessage } from '../access/params';
+import { badRequest } from '../errors';
+import { validate } from '../http/body';
+import { choiceParam, textParam } from '../http/fields';
+import { dayText, METRICS_MAX_RANGE_DAYS, parseDay } from '../routes/metrics';
+import { CADENCES, PROVIDERS, type Cadence, type Provider } from '../vocabulary';
+
+export const DAY_MS = 86_400_000;
+/** Default range when neither from nor to is given: the last 12 whole months and this one (UTC). */
+export const REVENUE_DEFAULT_MONTHS = 12;
+/** Ranges up to this many days default to daily buckets, longer ones to monthly. */
+export const REVENUE_DAILY_MAX_DAYS = 92;
+
+/** The five movements, in the order the response and the cumulative rounding use. */
+export const MOVEMENT_KINDS = ['new', 'expansion', 'reactivation', 'contraction', 'churn'] as const;
+/** One of MOVEMENT_KINDS. */
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+/** Subscription filters: provider, plan (case-insensitive exact), cadence. */
+export interface RevenueFilters {
+  provider?: Provider;
+  plan?: string;
+  cadence?: Cadence;
+}
+
+/** A checked range: [fromMs, endMs) in epoch ms (UTC), endMs = min(to + 1 day, now). */
+export interface RevenueRange extends RevenueFilters {
+  /** 'YYYY-MM-DD' (UTC), the first day. */
+  from: string;
+  /** 'YYYY-MM-DD' (UTC), the last day (never after today). */
+  to: string;
+  fromMs: number;
+  endMs: number;
+  interval: 'day' | 'month';
+}
+
+type Query = Record<string, string | undefined>;
+
+const rangeQuery = z.object({
+  from: textParam('from', 40),
+  to: textParam('to', 40),
+  interval: choiceParam('interval', ['day', 'month']),
+  provider: choiceParam('provider', PROVIDERS),
+  plan: textParam('plan', 100),
+  cadence: choiceParam('cadence', CADENCES),
+  kind: choiceParam('kind', MOVEMENT_KINDS),
+});
+
+/** First instant (epoch ms) of the UTC month containing `ms`, shifted by `add` months. */
+export function monthStart(ms: number, add = 0): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1);
+}
+
+/**
+ * Checks a revenue query at the clock `now` → the range and filters (plus `kind` when given).
+ * Days are 'YYYY-MM-DD' (UTC); `to` defaults to today and is capped at today; `from` defaults to
+ * the first day of the month REVENUE_DEFAULT_MONTHS before this one. Throws 400 for a malformed or
+ * impossible day, a day outside 1970–2100, from after to, a range longer than
+ * METRICS_MAX_RANGE_DAYS, an unknown interval, provider, cadence or kind, or a plan over 100
+ * characters.
+ */
+export function parseRevenueQuery(
+  q: Query,
+  now: Date,
+): RevenueRange & { kind: MovementKind | undefined } {
+  const input = validate(rangeQuery, q);
+  const nowMs = now.getTime();
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const day = (name: 'from' | 'to'): number | undefined => {
+    const t = input[name];
+    if (t === undefined) return undefined;
+    const ms = parseDay(t);
+    const refuse = (message: string) => badRequest(message, [{ path: name, message }]);
+    if (ms === null) throw refuse(`${name} must be a UTC day 'YYYY-MM-DD' (got '${t}')`);
+    if (!isSupportedInstant(ms)) throw refuse(unsupportedDateMessage(name, t));
+    return ms;
+  };
+  const to = Math.min(day('to') ?? today, today);
+  const from = day('from') ?? monthStart(to, -REVENUE_DEFAULT_MONTHS);
+  if (from > to) throw badRequest(`from (${dayText(from)}) is after to (${dayText(to)})`);
+  const days = (to - from) / DAY_MS + 1;
+  if (days > METRICS_MAX_RANGE_DAYS) {
+    throw badRequest(`The range may span at most ${METRICS_MAX_RANGE_DAYS} days`);
+  }
+  return {
+    from: dayText(from),
+    to: dayText(to),
+    fromMs: from,
+    endMs: Math.max(from, Math.min(to + DAY_MS, nowMs)),
+    interval: input.interval ?? (days <= REVENUE_DAILY_MAX_DAYS ? 'day' : 'month'),
+    provider: input.provider,
+    plan: input.plan,
+    cadence: input.cadence,
+    kind: input.kind,
+  };
+}
+
+/**
+ * SQL conditions for the filters on a table with provider, plan and cadence columns (alias `a`),
+ * their parameters appended to `params`; and the expression of a movement's kind under the filters
+ * (kind_net when the paired piece passes them too, else kind_alone; docs/metrics.md).
+ */
+export function filterSql(
+  f: RevenueFilters,
+  params: unknown[],
+  a: string,
+): { where: string[]; kind: string; otherPasses: string } {
+  const where: string[] = [];
+  const other: string[] = [`${a}.paired`];
+  const add = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (f.provider) where.push(`${a}.provider = ${add(f.provider)}`);
+  if (f.plan) {
+    const p = add(f.plan.toLowerCase());
+    where.push(`lower(${a}.plan) = ${p}`);
+    other.push(`lower(${a}.other_plan) = ${p}`);
+  }
+  if (f.cadence) {
+    const c = add(f.cadence);
+    where.push(`${a}.cadence = ${c}`);
+    other.push(`${a}.other_cadence = ${c}`);
+  }
+  const otherPasses = other.join(' AND ');
+  return {
+    where,
+    otherPasses,
+    kind: `CASE WHEN ${otherPasses} THEN ${a}.kind_net ELSE ${a}.kind_alone END`,
+  };
+}
+
+/** The first days 'YYYY-MM-DD' of the buckets of a range: each day, or each month it touches. */
+export function bucketDates(r: Pick<RevenueRange, 'fromMs' | 'to' | 'interval'>): string[] {
+  const last = parseDay(r.to) ?? r.fromMs;
+  const out: string[] = [];
+  if (r.interval === 'day') {
+    for (let d = r.fromMs; d <= last; d += DAY_MS) out.push(dayText(d));
+  } else {
+    for (let m = monthStart(r.fromMs); m <= last; m = monthStart(m, 1)) out.push(dayText(m));
+  }
+  return out;
+}

@@ -1,0 +1,517 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/types';
+import { seedDemoData } from '../seed';
+import { computeDashboardStats } from '../stats';
+import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
+import { insertCustomer, insertEvent, insertSubscription } from '../testing/fixtures';
+import {
+  refCohorts,
+  refRevenue,
+  segmentsFromStates,
+  type RefFilters,
+  type RefSegment,
+  type RefState,
+} from '../testing/revenueReference';
+import type { CohortsJson } from './cohorts';
+import { bucketDates, parseRevenueQuery } from './query';
+import type { RevenueJson } from './revenue';
+import { revenueRoutes } from './routes';
+
+let db: Db;
+beforeAll(async () => {
+  db = await freshDb();
+}, 60_000);
+afterAll(async () => {
+  await db?.close();
+});
+
+const NOW = new Date('2026-11-20T12:00:00.500Z');
+const RATES = { USD: 1, EUR: 1.08, GBP: 1.27 };
+const deps = (now = NOW) => testDeps(db, now, { fxRates: RATES });
+const get = async <T>(path: string, now = NOW): Promise<T> => {
+  const res = await call(testApp(deps(now), [revenueRoutes]), 'GET', path);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as T;
+};
+const revenue = (qs: string, now = NOW) => get<RevenueJson>(`/metrics/revenue?${qs}`, now);
+
+/** The identity of docs/metrics.md, exactly in cents. */
+function expectIdentity(b: RevenueJson): void {
+  let net = 0;
+  for (const m of b.movements) {
+    for (const v of [
+      m.new_cents,
+      m.expansion_cents,
+      m.contraction_cents,
+      m.churn_cents,
+      m.reactivation_cents,
+    ]) {
+      expect(v).toBeGreaterThanOrEqual(0);
+    }
+    net +=
+      m.new_cents + m.expansion_cents + m.reactivation_cents - m.contraction_cents - m.churn_cents;
+  }
+  expect(b.mrr_end_cents - b.mrr_start_cents).toBe(net);
+  expect(b.mrr_series.at(-1)?.mrr_cents ?? b.mrr_start_cents).toBe(b.mrr_end_cents);
+}
+
+/** The history as stored (revenue_spans) → reference segments. */
+async function storedSegments(): Promise<RefSegment[]> {
+  const r = await db.query<{
+    subscription_id: string;
+    customer_id: string;
+    provider: string;
+    plan: string;
+    cadence: string;
+    currency: string;
+    mrr_twelfths: string;
+    valid_from: Date;
+    valid_to: Date | null;
+  }>('SELECT * FROM revenue_spans');
+  return r.rows.map((s) => ({
+    subscription: Number(s.subscription_id),
+    customer: Number(s.customer_id),
+    provider: s.provider,
+    plan: s.plan,
+    cadence: s.cadence,
+    currency: s.currency,
+    twelfths: Number(s.mrr_twelfths),
+    from: new Date(s.valid_from).getTime(),
+    to: s.valid_to == null ? null : new Date(s.valid_to).getTime(),
+  }));
+}
+
+/** Compares GET /metrics/revenue with the reference over `segments` for one query. */
+async function expectMatchesReference(
+  segments: RefSegment[],
+  q: Record<string, string>,
+  now = NOW,
+): Promise<RevenueJson> {
+  const qs = new URLSearchParams(q).toString();
+  const body = await revenue(qs, now);
+  expectIdentity(body);
+  const r = parseRevenueQuery(q, now);
+  const filters: RefFilters = { provider: q.provider, plan: q.plan, cadence: q.cadence };
+  const ref = refRevenue(segments, {
+    fromMs: r.fromMs,
+    endMs: r.endMs,
+    interval: r.interval,
+    dates: bucketDates(r),
+    rates: RATES,
+    filters,
+  });
+  expect(body.mrr_start_cents).toBe(ref.mrrStart);
+  expect(body.mrr_end_cents).toBe(ref.mrrEnd);
+  expect(
+    body.movements.map((m) => [
+      m.date,
+      m.new_cents,
+      m.expansion_cents,
+      m.reactivation_cents,
+      m.contraction_cents,
+      m.churn_cents,
+    ]),
+  ).toEqual(
+    ref.movements.map((m) => [m.date, m.new, m.expansion, m.reactivation, m.contraction, m.churn]),
+  );
+  expect(body.customers_start).toBe(ref.customersStart);
+  expect(body.customers_end).toBe(ref.customersEnd);
+  expect(body.customers_churned).toBe(ref.customersChurned);
+  if (ref.mrrStart !== 0) {
+    expect(body.nrr).toBeCloseTo(ref.nrrNumerator / ref.mrrStart, 5);
+  }
+  return body;
+}
+
+/** Compares GET /metrics/cohorts with the reference. */
+async function expectCohortsMatch(segments: RefSegment[], qs: string, provider?: string) {
+  const body = await get<CohortsJson>(`/metrics/cohorts?${qs}`);
+  const months = new Set(body.cohorts.map((c) => c.cohort));
+  const ref = refCohorts(segments, { now: NOW.getTime(), rates: RATES, provider });
+  const from = new URLSearchParams(qs).get('from')?.slice(0, 7) ?? '0000-00';
+  const expected = ref.filter((c) => c.cohort >= from);
+  expect(body.cohorts.map((c) => c.cohort)).toEqual(expected.map((c) => c.cohort));
+  for (const c of expected) {
+    const got = body.cohorts.find((b) => b.cohort === c.cohort);
+    expect(months.has(c.cohort)).toBe(true);
+    expect(got).toEqual({
+      cohort: c.cohort,
+      customers: c.customers,
+      mrr_cents: c.mrrCents,
+      logo: c.logo,
+      revenue: c.revenue,
+    });
+  }
+  return body;
+}
+
+async function dashboardMrr(now = NOW): Promise<number> {
+  return (await computeDashboardStats(db, deps(now).config, now)).mrr_cents;
+}
+
+describe('hand-built histories', () => {
+  /** Applies a change the way the writers do: the new state, effective at updated_at. */
+  const change = (id: number, set: string, at: string) =>
+    db.query(`UPDATE subscriptions SET ${set}, updated_at = $2 WHERE id = $1`, [id, at]);
+
+  beforeEach(async () => {
+    await resetDb(db);
+    const customer = (n: string) => insertCustomer(db, `${n}@example.com`, n);
+    const sub = async (
+      customerId: number,
+      id: string,
+      startDate: string,
+      extra: Partial<Parameters<typeof insertSubscription>[1]> = {},
+    ) =>
+      insertSubscription(db, {
+        customerId,
+        providerId: id,
+        startDate,
+        updatedAt: startDate,
+        ...extra,
+      });
+    // Upgrade: Basic 9.99 → Pro 19.00 on 5 March.
+    const a = await sub(await customer('upgrade'), 'up', '2026-01-10T10:00:00Z', {
+      plan: 'Basic',
+      amountCents: 999,
+    });
+    await change(a, `plan = 'Pro', amount_cents = 1900`, '2026-03-05T10:00:00Z');
+    // Downgrade: Pro 19.00 → Basic 9.99 on 10 April.
+    const b = await sub(await customer('downgrade'), 'down', '2026-01-15T10:00:00Z', {
+      plan: 'Pro',
+      amountCents: 1900,
+    });
+    await change(b, `plan = 'Basic', amount_cents = 999`, '2026-04-10T10:00:00Z');
+    // Cancel (paid until 20 May), then a new subscription on 3 July: churn, then reactivation.
+    const cId = await customer('comeback');
+    const c = await sub(cId, 'cb1', '2026-02-01T10:00:00Z', { plan: 'Pro', amountCents: 1000 });
+    await change(
+      c,
+      `status = 'cancelled', ends_at = '2026-05-20T10:00:00Z'`,
+      '2026-05-01T10:00:00Z',
+    );
+    await sub(cId, 'cb2', '2026-07-03T10:00:00Z', { plan: 'Pro', amountCents: 1000 });
+    // A yearly plan: 120.00 a year = 10.00 a month.
+    await sub(await customer('yearly'), 'yr', '2026-02-10T10:00:00Z', {
+      cadence: 'yearly',
+      plan: 'Pro',
+      amountCents: 12000,
+    });
+    // Another currency: EUR 10.00 = USD 10.80.
+    await sub(await customer('euro'), 'eur', '2026-03-01T10:00:00Z', {
+      plan: 'Pro',
+      amountCents: 1000,
+      currency: 'EUR',
+    });
+    // A refund: money back, no movement.
+    const f = await sub(await customer('refund'), 'rf', '2026-06-01T10:00:00Z', {
+      plan: 'Basic',
+      amountCents: 500,
+    });
+    await insertEvent(db, {
+      subscriptionId: f,
+      type: 'refund',
+      occurredAt: '2026-06-02T10:00:00Z',
+      amountCents: 500,
+      currency: 'USD',
+    });
+    // Starts and ends in August.
+    const g = await sub(await customer('brief'), 'br', '2026-08-03T10:00:00Z', {
+      plan: 'Basic',
+      amountCents: 700,
+    });
+    await change(
+      g,
+      `status = 'cancelled', ends_at = '2026-08-25T10:00:00Z'`,
+      '2026-08-05T10:00:00Z',
+    );
+    // A trial recurs at 0.
+    await sub(await customer('trial'), 'tr', '2026-11-10T10:00:00Z', {
+      status: 'trialing',
+      amountCents: 1900,
+    });
+  });
+
+  it('shows each movement in its month, and the identity holds', async () => {
+    const body = await revenue('from=2026-01-01&to=2026-11-20&interval=month');
+    expectIdentity(body);
+    const row = (date: string) => body.movements.find((m) => m.date === date);
+    expect(row('2026-01-01')).toMatchObject({ new_cents: 999 + 1900 });
+    expect(row('2026-02-01')).toMatchObject({ new_cents: 1000 + 1000 });
+    expect(row('2026-03-01')).toMatchObject({ new_cents: 1080, expansion_cents: 901 });
+    expect(row('2026-04-01')).toMatchObject({ contraction_cents: 901 });
+    expect(row('2026-05-01')).toMatchObject({ churn_cents: 1000 });
+    expect(row('2026-06-01')).toEqual({
+      date: '2026-06-01',
+      new_cents: 500,
+      expansion_cents: 0,
+      contraction_cents: 0,
+      churn_cents: 0,
+      reactivation_cents: 0,
+    });
+    expect(row('2026-07-01')).toMatchObject({ reactivation_cents: 1000, new_cents: 0 });
+    expect(row('2026-08-01')).toMatchObject({ new_cents: 700, churn_cents: 700 });
+    expect(body.mrr_start_cents).toBe(0);
+    expect(body.mrr_end_cents).toBe(1900 + 999 + 1000 + 1000 + 1080 + 500);
+    expect(body.mrr_end_cents).toBe(await dashboardMrr());
+    expect(body.mrr_by_plan).toEqual([
+      { plan: 'Pro', mrr_cents: 1900 + 1000 + 1000 + 1080 },
+      { plan: 'Basic', mrr_cents: 999 + 500 },
+    ]);
+    await expectMatchesReference(await storedSegments(), {
+      from: '2026-01-01',
+      to: '2026-11-20',
+      interval: 'month',
+    });
+  });
+
+  it('reads a plan change alone under a plan filter', async () => {
+    const body = await revenue('from=2026-01-01&interval=month&plan=basic');
+    expectIdentity(body);
+    const row = (date: string) => body.movements.find((m) => m.date === date);
+    expect(row('2026-03-01')).toMatchObject({ contraction_cents: 999, expansion_cents: 0 });
+    expect(row('2026-04-01')).toMatchObject({ expansion_cents: 999, contraction_cents: 0 });
+    await expectMatchesReference(await storedSegments(), {
+      from: '2026-01-01',
+      interval: 'month',
+      plan: 'basic',
+    });
+  });
+
+  it('counts churned customers of the start only, and rates over the range', async () => {
+    const body = await revenue('from=2026-08-01&to=2026-08-31');
+    // Active on 1 August: upgrade, downgrade, comeback (2nd), yearly, euro, refund = 6; the
+    // August customer joined and churned inside the range and is not counted.
+    expect(body.customers_start).toBe(6);
+    expect(body.customers_churned).toBe(0);
+    expect(body.customer_churn_rate).toBe(0);
+    expect(body.ltv_cents).toBeNull();
+    expect(body.quick_ratio).toBeCloseTo(1, 6);
+    expect(body.nrr).toBe(1);
+    const may = await revenue('from=2026-05-01&to=2026-05-31');
+    expect(may.customers_start).toBe(5);
+    expect(may.customers_churned).toBe(1);
+    expect(may.nrr).toBeCloseTo((may.mrr_start_cents - 1000) / may.mrr_start_cents, 6);
+    expect(may.ltv_cents).toBeGreaterThan(0);
+  });
+
+  it('lists the subscriptions behind a bar', async () => {
+    const list = await get<{ rows: Array<{ email: string; kind: string; delta_cents: number }> }>(
+      '/metrics/revenue/movements/2026-03-01?interval=month&kind=expansion',
+    );
+    expect(list.rows).toEqual([
+      expect.objectContaining({
+        email: 'upgrade@example.com',
+        kind: 'expansion',
+        delta_cents: 1900,
+      }),
+      expect.objectContaining({
+        email: 'upgrade@example.com',
+        kind: 'expansion',
+        delta_cents: -999,
+      }),
+    ]);
+    const all = await get<{ total: number }>(
+      '/metrics/revenue/movements/2026-08-01?interval=month',
+    );
+    expect(all.total).toBe(2);
+  });
+
+  it('builds cohorts as the reference does', async () => {
+    const body = await expectCohortsMatch(await storedSegments(), 'from=2026-01-01');
+    const jan = body.cohorts.find((c) => c.cohort === '2026-01');
+    expect(jan).toMatchObject({ customers: 2, mrr_cents: 999 + 1900 });
+    // March: the upgrade makes revenue retention exceed 100 %, the downgrade lowers it in April.
+    expect(jan?.revenue[2]).toBe(Math.round(((1900 + 1900) / 2899) * 1000) / 10);
+  });
+
+  it('answers 400 for a bad query', async () => {
+    for (const qs of [
+      'from=2026-13-01',
+      'interval=week',
+      'provider=stripe',
+      'from=2026-05-01&to=2026-04-01',
+    ]) {
+      const res = await call(testApp(deps(), [revenueRoutes]), 'GET', `/metrics/revenue?${qs}`);
+      expect(res.status, qs).toBe(400);
+    }
+    const res = await call(testApp(deps(), [revenueRoutes]), 'GET', '/metrics/revenue/movements/x');
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('on the seed', () => {
+  let segments: RefSegment[];
+  beforeAll(async () => {
+    await resetDb(db);
+    await seedDemoData(db, { customers: 600, seed: 7, now: NOW });
+    segments = await storedSegments();
+  }, 120_000);
+
+  it('has every movement', async () => {
+    const body = await revenue('from=2024-11-01&interval=month');
+    const sum = (f: (m: RevenueJson['movements'][number]) => number) =>
+      body.movements.reduce((s, m) => s + f(m), 0);
+    expect(sum((m) => m.new_cents)).toBeGreaterThan(0);
+    expect(sum((m) => m.expansion_cents)).toBeGreaterThan(0);
+    expect(sum((m) => m.contraction_cents)).toBeGreaterThan(0);
+    expect(sum((m) => m.churn_cents)).toBeGreaterThan(0);
+    expect(sum((m) => m.reactivation_cents)).toBeGreaterThan(0);
+  });
+
+  it.each([
+    { from: '2024-11-01', interval: 'month' },
+    { from: '2026-10-24', interval: 'day' },
+    { from: '2025-06-01', to: '2026-02-28', interval: 'month', plan: 'pro' },
+    { from: '2025-11-01', interval: 'month', provider: 'clickbank', cadence: 'monthly' },
+  ])('matches the reference for %o', async (q) => {
+    await expectMatchesReference(segments, q);
+  });
+
+  it('ends on the dashboard MRR', async () => {
+    const body = await revenue('from=2026-01-01');
+    expect(body.mrr_end_cents).toBe(await dashboardMrr());
+  });
+
+  it('matches the reference cohorts', async () => {
+    await expectCohortsMatch(segments, 'from=2024-11-01');
+    await expectCohortsMatch(segments, 'from=2025-11-01&provider=lemonsqueezy', 'lemonsqueezy');
+  });
+});
+
+describe('generated histories', () => {
+  const DAY = 86_400_000;
+  const T0 = Date.parse('2026-01-01T00:00:00Z');
+  type Op =
+    | { kind: 'amount'; cents: number }
+    | { kind: 'plan'; plan: 'Basic' | 'Pro'; cents: number }
+    | { kind: 'cancel'; days: number }
+    | { kind: 'resume' }
+    | { kind: 'expire' }
+    | { kind: 'again'; cents: number };
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant('amount' as const), cents: fc.integer({ min: 100, max: 5000 }) }),
+    fc.record({
+      kind: fc.constant('plan' as const),
+      plan: fc.constantFrom('Basic' as const, 'Pro' as const),
+      cents: fc.integer({ min: 100, max: 5000 }),
+    }),
+    fc.record({ kind: fc.constant('cancel' as const), days: fc.integer({ min: 1, max: 60 }) }),
+    fc.record({ kind: fc.constant('resume' as const) }),
+    fc.record({ kind: fc.constant('expire' as const) }),
+    fc.record({ kind: fc.constant('again' as const), cents: fc.integer({ min: 100, max: 5000 }) }),
+  );
+  const customer = fc.record({
+    startDay: fc.integer({ min: 0, max: 300 }),
+    cadence: fc.constantFrom('monthly' as const, 'yearly' as const),
+    currency: fc.constantFrom('USD', 'EUR'),
+    provider: fc.constantFrom('lemonsqueezy' as const, 'clickbank' as const),
+    cents: fc.integer({ min: 100, max: 30000 }),
+    ops: fc.array(fc.tuple(fc.integer({ min: 1, max: 40 }), op), { maxLength: 6 }),
+  });
+
+  it('match the reference: identity, movements, customers, cohorts, dashboard MRR', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(customer, { minLength: 1, maxLength: 5 }), async (customers) => {
+        await resetDb(db);
+        const segments: RefSegment[] = [];
+        let n = 0;
+        for (const c of customers) {
+          n++;
+          const customerId = await insertCustomer(db, `gen${n}@example.com`);
+          let t = T0 + c.startDay * DAY;
+          let states: RefState[] = [];
+          let state: RefState = {
+            at: t,
+            customer: customerId,
+            provider: c.provider,
+            plan: 'Pro',
+            cadence: c.cadence,
+            currency: c.currency,
+            status: 'active',
+            amountCents: c.cents,
+            endsAt: null,
+          };
+          const insert = async () => {
+            const id = await insertSubscription(db, {
+              customerId,
+              provider: state.provider as 'lemonsqueezy' | 'clickbank',
+              providerId: `g${n}-${t}`,
+              status: state.status,
+              cadence: state.cadence,
+              plan: state.plan,
+              amountCents: state.amountCents,
+              currency: state.currency,
+              startDate: new Date(t).toISOString(),
+              updatedAt: new Date(t).toISOString(),
+            });
+            states = [state];
+            return id;
+          };
+          let id = await insert();
+          const flush = () => segments.push(...segmentsFromStates(id, states));
+          for (const [gap, o] of c.ops) {
+            t += gap * DAY + 1000 * gap;
+            if (t >= NOW.getTime()) break;
+            const at = new Date(t).toISOString();
+            const set = async (sql: string, next: Partial<RefState>) => {
+              await db.query(`UPDATE subscriptions SET ${sql}, updated_at = $2 WHERE id = $1`, [
+                id,
+                at,
+              ]);
+              state = { ...state, ...next, at: t };
+              states.push(state);
+            };
+            const live = state.status === 'active' || state.status === 'cancelled';
+            if (o.kind === 'amount' && live)
+              await set(`amount_cents = ${o.cents}`, { amountCents: o.cents });
+            if (o.kind === 'plan' && live) {
+              await set(`plan = '${o.plan}', amount_cents = ${o.cents}`, {
+                plan: o.plan,
+                amountCents: o.cents,
+              });
+            }
+            if (o.kind === 'cancel' && state.status === 'active') {
+              const ends = t + o.days * DAY;
+              await set(`status = 'cancelled', ends_at = '${new Date(ends).toISOString()}'`, {
+                status: 'cancelled',
+                endsAt: ends,
+              });
+            }
+            if (o.kind === 'resume' && state.status === 'cancelled' && (state.endsAt ?? 0) > t) {
+              await set(`status = 'active', ends_at = NULL`, { status: 'active', endsAt: null });
+            }
+            if (o.kind === 'expire' && state.status === 'active') {
+              await set(`status = 'expired', ends_at = '${at}'`, { status: 'expired', endsAt: t });
+            }
+            if (
+              o.kind === 'again' &&
+              (state.status === 'expired' || state.status === 'cancelled')
+            ) {
+              flush();
+              state = { ...state, status: 'active', amountCents: o.cents, endsAt: null, at: t };
+              id = await insert();
+            }
+          }
+          flush();
+        }
+        await expectMatchesReference(segments, { from: '2026-01-01', interval: 'month' });
+        await expectMatchesReference(segments, {
+          from: '2026-03-01',
+          to: '2026-09-30',
+          interval: 'day',
+        });
+        await expectMatchesReference(segments, {
+          from: '2026-02-01',
+          interval: 'month',
+          plan: 'basic',
+        });
+        const body = await revenue('from=2026-06-01');
+        expect(body.mrr_end_cents).toBe(await dashboardMrr());
+        await expectCohortsMatch(segments, 'from=2026-01-01');
+      }),
+      { numRuns: 25, seed: 26 },
+    );
+  }, 300_000);
+});

@@ -1,0 +1,507 @@
+/**
+ * GET /metrics/revenue and GET /metrics/revenue/movements/:date (docs/metrics.md defines every
+ * figure, docs/api.md "Revenue" the JSON). They read the MRR history of migration 015: the daily
+ * roll-up revenue_daily for whole days, revenue_movements for the part of today before `now`, and
+ * revenue_spans for the customers recurring at an instant.
+ *
+ * Money: each movement is a sum of per-subscription deltas in twelfths of a cent of its currency,
+ * converted with the configured rates (server/fx.ts). Converted money is rounded so that the
+ * identity MRR(end) − MRR(start) = new + expansion + reactivation − contraction − churn holds
+ * exactly in cents: the movements are taken in order (bucket by bucket, MOVEMENT_KINDS within a
+ * bucket) as signed steps from the unrounded MRR at the start, and each reports the difference of
+ * the rounded running totals; the last step ends on mrr_end_cents, which is rounded as the
+ * dashboard rounds its MRR (server/stats monthlyRecurringCents), so a range ending now reports the
+ * dashboard's MRR.
+ */
+import type { AppDeps, ServerConfig } from '../context';
+import { dayText, parseDay } from '../routes/metrics';
+import { reportingRate } from '../fx';
+import { monthlyRecurringCents } from '../stats';
+import type { Cadence } from '../vocabulary';
+import { badRequest } from '../errors';
+import {
+  bucketDates,
+  DAY_MS,
+  filterSql,
+  monthStart,
+  MOVEMENT_KINDS,
+  parseRevenueQuery,
+  type MovementKind,
+  type RevenueRange,
+} from './query';
+
+/** One bucket of GET /metrics/revenue: the movements in reporting cents, all ≥ 0. */
+export interface MovementRow {
+  /** First day of the bucket, 'YYYY-MM-DD' (UTC). */
+  date: string;
+  new_cents: number;
+  expansion_cents: number;
+  contraction_cents: number;
+  churn_cents: number;
+  reactivation_cents: number;
+}
+
+/** GET /metrics/revenue body (docs/api.md "Revenue"). Money in cents of `currency`; rates are fractions. */
+export interface RevenueJson {
+  currency: string;
+  range: { from: string; to: string; interval: 'day' | 'month' };
+  mrr_start_cents: number;
+  mrr_end_cents: number;
+  movements: MovementRow[];
+  /** MRR at the end of each bucket (at `now` for the bucket holding it), one per movement row. */
+  mrr_series: Array<{ date: string; mrr_cents: number }>;
+  customers_start: number;
+  customers_end: number;
+  customers_churned: number;
+  /** customers_churned / customers_start; null when no customer recurred at the start. */
+  customer_churn_rate: number | null;
+  /** (churn + contraction) / mrr_start; null when mrr_start is 0. */
+  mrr_churn_rate: number | null;
+  nrr: number | null;
+  quick_ratio: number | null;
+  arpa_cents: number | null;
+  ltv_cents: number | null;
+  /** MRR at the end by provider and by plan (cents), largest first. */
+  mrr_by_provider: Array<{ provider: string; mrr_cents: number }>;
+  mrr_by_plan: Array<{ plan: string; mrr_cents: number }>;
+}
+
+/** Twelfths of a cent per (currency, cadence). */
+type Groups = Map<string, number>;
+const key = (currency: string, cadence: string) => `${currency}\u0000${cadence}`;
+
+function addTo(g: Groups, currency: string, cadence: string, twelfths: number): void {
+  const k = key(currency, cadence);
+  g.set(k, (g.get(k) ?? 0) + twelfths);
+}
+
+/** The groups as monthlyRecurringCents takes them (monthly: cents; yearly: the yearly cents), sorted. */
+function dashboardGroups(g: Groups) {
+  return [...g.entries()]
+    .map(([k, t]) => {
+      const [currency = '', cadence = 'monthly'] = k.split('\u0000');
+      return {
+        currency,
+        cadence: cadence as Cadence,
+        sum_cents: cadence === 'yearly' ? t : t / 12,
+      };
+    })
+    .sort((a, b) => a.currency.localeCompare(b.currency) || a.cadence.localeCompare(b.cadence));
+}
+
+/** Unrounded reporting cents of some groups (the dashboard's sum before its one rounding). */
+function exactCents(g: Groups, config: ServerConfig, missing: Set<string>): number {
+  let total = 0;
+  for (const d of dashboardGroups(g)) {
+    const rate = reportingRate(config, d.currency);
+    if (rate == null) {
+      missing.add(d.currency);
+      continue;
+    }
+    total += rate * (d.cadence === 'yearly' ? d.sum_cents / 12 : d.sum_cents);
+  }
+  return total;
+}
+
+/** Rounded reporting cents of some groups, exactly as the dashboard rounds its MRR. */
+function roundedCents(g: Groups, config: ServerConfig, missing: Set<string>): number {
+  return monthlyRecurringCents(dashboardGroups(g), config, missing);
+}
+
+const num = (v: unknown): number => (v == null ? 0 : Number(v));
+
+/** The bucket (first day 'YYYY-MM-DD') of a UTC day 'YYYY-MM-DD'. */
+function bucketOf(day: string, r: RevenueRange): string {
+  if (r.interval === 'day') return day;
+  return dayText(monthStart(parseDay(day) ?? r.fromMs));
+}
+
+/**
+ * Computes GET /metrics/revenue for the query `q` at the clock `now` (see the module doc and
+ * docs/metrics.md). Throws 400 on a bad query; database failures propagate.
+ */
+export async function revenueOverview(
+  deps: AppDeps,
+  q: Record<string, string | undefined>,
+): Promise<RevenueJson> {
+  const { db, config } = deps;
+  const r = parseRevenueQuery(q, deps.now());
+  const missing = new Set<string>();
+  const fromDay = r.from;
+  const endDayMs = Math.floor(r.endMs / DAY_MS) * DAY_MS;
+  const endDay = dayText(endDayMs);
+
+  // MRR at the start: every movement before the first day.
+  const startParams: unknown[] = [fromDay];
+  const sf = filterSql(r, startParams, 'd');
+  const startRows = await db.query<{ currency: string; cadence: string; t: string }>(
+    `SELECT d.currency, d.cadence, sum(d.delta_twelfths)::text AS t FROM revenue_daily d
+      WHERE d.day < $1 ${sf.where.map((w) => `AND ${w}`).join(' ')}
+      GROUP BY 1, 2`,
+    startParams,
+  );
+  const start: Groups = new Map();
+  for (const row of startRows.rows) addTo(start, row.currency, row.cadence, num(row.t));
+
+  // Movements in the range: whole days from the roll-up, the rest of the last day from the rows.
+  const rangeParams: unknown[] = [fromDay, endDay];
+  const rf = filterSql(r, rangeParams, 'd');
+  const rangeRows = await db.query<{
+    day: string;
+    currency: string;
+    cadence: string;
+    kind: MovementKind;
+    t: string;
+  }>(
+    `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.currency, d.cadence, ${rf.kind} AS kind,
+            sum(d.delta_twelfths)::text AS t
+       FROM revenue_daily d
+      WHERE d.day >= $1 AND d.day < $2 ${rf.where.map((w) => `AND ${w}`).join(' ')}
+      GROUP BY 1, 2, 3, 4`,
+    rangeParams,
+  );
+  const rows = [...rangeRows.rows];
+  if (r.endMs > endDayMs && endDayMs >= r.fromMs) {
+    const tailParams: unknown[] = [
+      new Date(endDayMs).toISOString(),
+      new Date(r.endMs).toISOString(),
+    ];
+    const tf = filterSql(r, tailParams, 'm');
+    const tail = await db.query<(typeof rows)[number]>(
+      `SELECT to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, m.currency, m.cadence, ${tf.kind} AS kind,
+              sum(m.delta_twelfths)::text AS t
+         FROM revenue_movements m
+        WHERE m.at >= $1 AND m.at < $2 ${tf.where.map((w) => `AND ${w}`).join(' ')}
+        GROUP BY 1, 2, 3, 4`,
+      tailParams,
+    );
+    rows.push(...tail.rows);
+  }
+
+  // Per bucket and kind: twelfths per (currency, cadence).
+  const dates = bucketDates(r);
+  const perBucket = new Map<string, Map<MovementKind, Groups>>();
+  for (const d of dates) perBucket.set(d, new Map(MOVEMENT_KINDS.map((k) => [k, new Map()])));
+  const end: Groups = new Map(start);
+  for (const row of rows) {
+    const t = num(row.t);
+    const b = perBucket.get(bucketOf(row.day, r))?.get(row.kind);
+    if (b) addTo(b, row.currency, row.cadence, t);
+    addTo(end, row.currency, row.cadence, t);
+  }
+
+  const mrrStart = roundedCents(start, config, missing);
+  const mrrEnd = roundedCents(end, config, missing);
+  // Cumulative rounding (module doc): each step is the change of the rounded running total.
+  let running = exactCents(start, config, missing);
+  let shown = mrrStart;
+  const steps: Array<{ date: string; kind: MovementKind; groups: Groups }> = [];
+  for (const d of dates) {
+    for (const k of MOVEMENT_KINDS) {
+      const g = perBucket.get(d)?.get(k);
+      if (g && g.size > 0) steps.push({ date: d, kind: k, groups: g });
+    }
+  }
+  const byDate = new Map<string, MovementRow>(
+    dates.map((d) => [
+      d,
+      {
+        date: d,
+        new_cents: 0,
+        expansion_cents: 0,
+        contraction_cents: 0,
+        churn_cents: 0,
+        reactivation_cents: 0,
+      },
+    ]),
+  );
+  const mrrAfter = new Map<string, number>();
+  steps.forEach((s, i) => {
+    running += exactCents(s.groups, config, missing);
+    const next = i === steps.length - 1 ? mrrEnd : Math.round(running);
+    const change = next - shown;
+    shown = next;
+    const row = byDate.get(s.date);
+    if (row) {
+      const field = `${s.kind}_cents` as const;
+      row[field] += s.kind === 'contraction' || s.kind === 'churn' ? -change : change;
+    }
+    mrrAfter.set(s.date, shown);
+  });
+  const movements = dates.map((d) => byDate.get(d) as MovementRow);
+  let level = mrrStart;
+  const mrr_series = dates.map((d) => {
+    level = mrrAfter.get(d) ?? level;
+    return { date: d, mrr_cents: level };
+  });
+
+  const totals = { new: 0, expansion: 0, reactivation: 0, contraction: 0, churn: 0 };
+  for (const m of movements) {
+    totals.new += m.new_cents;
+    totals.expansion += m.expansion_cents;
+    totals.reactivation += m.reactivation_cents;
+    totals.contraction += m.contraction_cents;
+    totals.churn += m.churn_cents;
+  }
+
+  const customers = await customerFigures(deps, r, missing);
+  const months = (r.endMs - r.fromMs) / DAY_MS / (365.25 / 12);
+  const customerChurnRate = customers.start > 0 ? customers.churned / customers.start : null;
+  const arpa = customers.end > 0 ? Math.round(mrrEnd / customers.end) : null;
+  const monthlyChurn = customerChurnRate != null && months > 0 ? customerChurnRate / months : null;
+  const ltv =
+    arpa != null && monthlyChurn != null && monthlyChurn > 0
+      ? Math.round(arpa / monthlyChurn)
+      : null;
+  const nrrCohort = customers.nrrNumeratorCents;
+  const lost = totals.contraction + totals.churn;
+  const breakdown = await mrrBreakdown(deps, r, missing);
+
+  if (missing.size > 0) {
+    deps.log.warn(
+      { currencies: [...missing] },
+      'revenue: no FX rate for these currencies; left out of money figures',
+    );
+  }
+  const ratio = (a: number, b: number): number | null =>
+    b === 0 ? null : Math.round((a / b) * 1_000_000) / 1_000_000;
+  return {
+    currency: config.reportingCurrency,
+    range: { from: r.from, to: r.to, interval: r.interval },
+    mrr_start_cents: mrrStart,
+    mrr_end_cents: mrrEnd,
+    movements,
+    mrr_series,
+    customers_start: customers.start,
+    customers_end: customers.end,
+    customers_churned: customers.churned,
+    customer_churn_rate:
+      customerChurnRate == null ? null : ratio(customers.churned, customers.start),
+    mrr_churn_rate: ratio(lost, mrrStart),
+    nrr: mrrStart === 0 ? null : ratio(nrrCohort, mrrStart),
+    quick_ratio: ratio(totals.new + totals.expansion + totals.reactivation, lost),
+    arpa_cents: arpa,
+    ltv_cents: ltv,
+    mrr_by_provider: breakdown.byProvider,
+    mrr_by_plan: breakdown.byPlan,
+  };
+}
+
+/** The condition "span alias `a` recurs at the instant parameter `p`". */
+const recursAt = (a: string, p: string) =>
+  `${a}.valid_from <= ${p} AND (${a}.valid_to IS NULL OR ${a}.valid_to > ${p})`;
+
+/**
+ * Customers recurring at the start and at the end, those of the start who churned in the range,
+ * and the NRR numerator: MRR at the start + expansion − contraction − churn of the customers
+ * recurring at the start (reactivations left out), in reporting cents.
+ */
+async function customerFigures(
+  deps: AppDeps,
+  r: RevenueRange,
+  missing: Set<string>,
+): Promise<{ start: number; end: number; churned: number; nrrNumeratorCents: number }> {
+  const { db, config } = deps;
+  const fromIso = new Date(r.fromMs).toISOString();
+  const endIso = new Date(r.endMs).toISOString();
+  const countAt = async (iso: string): Promise<number> => {
+    const params: unknown[] = [iso];
+    const f = filterSql(r, params, 's');
+    const res = await db.query<{ n: number }>(
+      `SELECT count(DISTINCT s.customer_id)::int AS n FROM revenue_spans s
+        WHERE ${recursAt('s', '$1')} ${f.where.map((w) => `AND ${w}`).join(' ')}`,
+      params,
+    );
+    return res.rows[0]?.n ?? 0;
+  };
+  const start = await countAt(fromIso);
+  const end = r.endMs === r.fromMs ? start : await countAt(endIso);
+
+  const params: unknown[] = [fromIso, endIso];
+  const mf = filterSql(r, [...params], 'm');
+  const sf = filterSql(r, params, 's');
+  // The movement filters reuse the span filters' parameters (same values, same order).
+  const res = await db.query<{ currency: string; kind: MovementKind; t: string }>(
+    `WITH c0 AS (
+       SELECT DISTINCT s.customer_id FROM revenue_spans s
+        WHERE ${recursAt('s', '$1')} ${sf.where.map((w) => `AND ${w}`).join(' ')}
+     )
+     SELECT m.currency, ${mf.kind} AS kind, sum(m.delta_twelfths)::text AS t
+       FROM revenue_movements m JOIN c0 USING (customer_id)
+      WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
+        AND (${mf.kind}) IN ('expansion', 'contraction', 'churn')
+      GROUP BY 1, 2`,
+    params,
+  );
+  const startGroups = await startMrrByCurrency(deps, r);
+  let numerator = exactCents(startGroups, config, missing);
+  const churnedCustomers = await db.query<{ n: number }>(
+    `WITH c0 AS (
+       SELECT DISTINCT s.customer_id FROM revenue_spans s
+        WHERE ${recursAt('s', '$1')} ${sf.where.map((w) => `AND ${w}`).join(' ')}
+     )
+     SELECT count(DISTINCT m.customer_id)::int AS n
+       FROM revenue_movements m JOIN c0 USING (customer_id)
+      WHERE m.at >= $1 AND m.at < $2 AND m.kind_alone = 'churn' ${mf.where.map((w) => `AND ${w}`).join(' ')}`,
+    params,
+  );
+  for (const row of res.rows) {
+    const g: Groups = new Map([[key(row.currency, 'monthly'), num(row.t)]]);
+    numerator += exactCents(g, config, missing);
+  }
+  return {
+    start,
+    end,
+    churned: churnedCustomers.rows[0]?.n ?? 0,
+    nrrNumeratorCents: Math.round(numerator),
+  };
+}
+
+/** MRR at the start per (currency, cadence) in twelfths, from the roll-up. */
+async function startMrrByCurrency(deps: AppDeps, r: RevenueRange): Promise<Groups> {
+  const params: unknown[] = [r.from];
+  const f = filterSql(r, params, 'd');
+  const res = await deps.db.query<{ currency: string; cadence: string; t: string }>(
+    `SELECT d.currency, d.cadence, sum(d.delta_twelfths)::text AS t FROM revenue_daily d
+      WHERE d.day < $1 ${f.where.map((w) => `AND ${w}`).join(' ')} GROUP BY 1, 2`,
+    params,
+  );
+  const g: Groups = new Map();
+  for (const row of res.rows) addTo(g, row.currency, row.cadence, num(row.t));
+  return g;
+}
+
+/** MRR at the end of the range by provider and by plan, in reporting cents, largest first. */
+async function mrrBreakdown(
+  deps: AppDeps,
+  r: RevenueRange,
+  missing: Set<string>,
+): Promise<{
+  byProvider: Array<{ provider: string; mrr_cents: number }>;
+  byPlan: Array<{ plan: string; mrr_cents: number }>;
+}> {
+  const params: unknown[] = [new Date(r.endMs).toISOString()];
+  const f = filterSql(r, params, 's');
+  const res = await deps.db.query<{ provider: string; plan: string; currency: string; t: string }>(
+    `SELECT s.provider, s.plan, s.currency, sum(s.mrr_twelfths)::text AS t FROM revenue_spans s
+      WHERE ${recursAt('s', '$1')} ${f.where.map((w) => `AND ${w}`).join(' ')}
+      GROUP BY 1, 2, 3`,
+    params,
+  );
+  const provider = new Map<string, Groups>();
+  const plan = new Map<string, Groups>();
+  for (const row of res.rows) {
+    for (const [m, k] of [
+      [provider, row.provider],
+      [plan, row.plan],
+    ] as const) {
+      const g = m.get(k) ?? new Map();
+      addTo(g, row.currency, 'monthly', num(row.t));
+      m.set(k, g);
+    }
+  }
+  const list = (m: Map<string, Groups>) =>
+    [...m.entries()]
+      .map(([k, g]) => ({ k, cents: Math.round(exactCents(g, deps.config, missing)) }))
+      .sort((a, b) => b.cents - a.cents || a.k.localeCompare(b.k));
+  return {
+    byProvider: list(provider).map((e) => ({ provider: e.k, mrr_cents: e.cents })),
+    byPlan: list(plan).map((e) => ({ plan: e.k, mrr_cents: e.cents })),
+  };
+}
+
+/** One subscription behind a movement bar. */
+export interface MovementSubscriptionRow {
+  subscription_id: number;
+  customer_id: number;
+  email: string;
+  provider: string;
+  plan: string;
+  cadence: string;
+  currency: string;
+  /** ISO instant (UTC) of the change. */
+  at: string;
+  kind: MovementKind;
+  /** The change of the subscription's MRR in cents of its own currency (signed; yearly / 12, rounded). */
+  delta_cents: number;
+  /** The same in cents of the reporting currency (signed, rounded); null without a rate. */
+  delta_reporting_cents: number | null;
+}
+
+/** Rows listed per bar at most (the largest changes first). */
+export const MOVEMENT_LIST_LIMIT = 500;
+
+/**
+ * GET /metrics/revenue/movements/:date: the subscription changes behind one bar (the bucket
+ * starting at `date` with `interval`, clipped to from/to when given), of one `kind` or all, under
+ * the same filters as GET /metrics/revenue. 400 for a bad date or query.
+ */
+export async function movementList(
+  deps: AppDeps,
+  date: string,
+  q: Record<string, string | undefined>,
+): Promise<{
+  date: string;
+  interval: 'day' | 'month';
+  kind: MovementKind | null;
+  total: number;
+  rows: MovementSubscriptionRow[];
+}> {
+  const dayMs = parseDay(date);
+  if (dayMs === null) throw badRequest(`date must be a UTC day 'YYYY-MM-DD' (got '${date}')`);
+  const r = parseRevenueQuery(
+    { ...q, from: q.from ?? date, interval: q.interval ?? 'day' },
+    deps.now(),
+  );
+  const bucketStart = r.interval === 'month' ? monthStart(dayMs) : dayMs;
+  const bucketEnd = r.interval === 'month' ? monthStart(dayMs, 1) : dayMs + DAY_MS;
+  const lo = Math.max(bucketStart, q.from ? r.fromMs : bucketStart);
+  const hi = Math.min(bucketEnd, r.endMs);
+  const params: unknown[] = [new Date(lo).toISOString(), new Date(Math.max(lo, hi)).toISOString()];
+  const f = filterSql(r, params, 'm');
+  const kindFilter = r.kind ? `AND (${f.kind}) = $${params.push(r.kind)}` : '';
+  const res = await deps.db.query<{
+    subscription_id: string;
+    customer_id: string;
+    email: string;
+    provider: string;
+    plan: string;
+    cadence: string;
+    currency: string;
+    at: Date;
+    kind: MovementKind;
+    t: string;
+    total: number;
+  }>(
+    `SELECT m.subscription_id, m.customer_id, c.email, m.provider, m.plan, m.cadence, m.currency, m.at,
+            ${f.kind} AS kind, m.delta_twelfths::text AS t, count(*) OVER ()::int AS total
+       FROM revenue_movements m JOIN customers c ON c.id = m.customer_id
+      WHERE m.at >= $1 AND m.at < $2 ${f.where.map((w) => `AND ${w}`).join(' ')} ${kindFilter}
+      ORDER BY abs(m.delta_twelfths) DESC, m.at, m.subscription_id
+      LIMIT ${MOVEMENT_LIST_LIMIT}`,
+    params,
+  );
+  return {
+    date: dayText(bucketStart),
+    interval: r.interval,
+    kind: r.kind ?? null,
+    total: res.rows[0]?.total ?? 0,
+    rows: res.rows.map((row) => {
+      const t = num(row.t);
+      const rate = reportingRate(deps.config, row.currency);
+      return {
+        subscription_id: Number(row.subscription_id),
+        customer_id: Number(row.customer_id),
+        email: row.email,
+        provider: row.provider,
+        plan: row.plan,
+        cadence: row.cadence,
+        currency: row.currency,
+        at: new Date(row.at).toISOString(),
+        kind: row.kind,
+        delta_cents: Math.round(t / 12),
+        delta_reporting_cents: rate == null ? null : Math.round((rate * t) / 12),
+      };
+    }),
+  };
+}
