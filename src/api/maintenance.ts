@@ -1,6 +1,6 @@
 /**
  * Maintenance calls (§2 Maintenance, §7, CONTRACT.md candidate paths): expiration preview/run,
- * diagnostics, pings to the forum and both providers, enforce-now. Candidate paths are tried in
+ * diagnostics, pings to the forum and both providers, enforce-now, reconciliation. Candidate paths are tried in
  * order, moving on only on 404 (apiRequestFirstFound).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -9,6 +9,11 @@ import {
   type MaintenanceResult,
   type PingSummary,
 } from '../domain/maintenance';
+import {
+  normaliseReconcileResult,
+  type ReconcileProvider,
+  type ReconcileResult,
+} from '../domain/reconcile';
 import { apiRequest, apiRequestFirstFound } from './client';
 import { queryKeys } from './queryKeys';
 import { asObject, wireObject, type WireObject } from './wire';
@@ -114,4 +119,23 @@ export async function pingClickbank(
 /** POST /maintenance/enforce-now {email} (§7) → the answer as sent. Rejects with ApiError. */
 export async function enforceNow(email: string, signal?: AbortSignal): Promise<unknown> {
   return apiRequest('/maintenance/enforce-now', { method: 'POST', body: { email }, signal });
+}
+
+/**
+ * POST /maintenance/reconcile {provider, dryRun} → ReconcileResult (docs/api.md
+ * "Reconciliation"). Rejects with ApiError: 409 `not_configured` or `conflict`, 424
+ * `provider_unavailable`, 403 below the admin role.
+ */
+export async function reconcile(
+  provider: ReconcileProvider,
+  dryRun: boolean,
+  signal?: AbortSignal,
+): Promise<ReconcileResult> {
+  const raw = await apiRequest('/maintenance/reconcile', {
+    method: 'POST',
+    body: { provider, dryRun },
+    schema: wireObject,
+    signal,
+  });
+  return normaliseReconcileResult(raw, provider);
 }

@@ -152,7 +152,8 @@ export type MaintenanceActionId =
   | 'ping-discourse'
   | 'ping-lemonsqueezy'
   | 'ping-clickbank'
-  | 'enforce';
+  | 'enforce'
+  | `reconcile-${'lemonsqueezy' | 'clickbank'}-${'dry-run' | 'apply'}`;
 
 /** The pings of §2: the forum, the billing store and the marketplace. */
 export type PingTarget = 'discourse' | 'lemonsqueezy' | 'clickbank';

@@ -14,8 +14,10 @@ import {
   pingDiscourse,
   pingLemonSqueezy,
   previewExpiration,
+  reconcile,
   runExpiration,
 } from '../api/maintenance';
+import { ApiError } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import { adminStatusQueryOptions } from '../api/stats';
 import {
@@ -26,6 +28,7 @@ import {
   type PingTarget,
 } from '../domain/maintenance';
 import { MESSAGES, errorMessageOr } from '../domain/messages';
+import type { ReconcileOutcome, ReconcileProvider } from '../domain/reconcile';
 import type { AdminStats } from '../domain/stats';
 import type { AsyncState } from '../domain/types';
 import { MaintenanceView, type DiagState } from '../components/MaintenanceView';
@@ -45,6 +48,10 @@ export function MaintenanceScreen() {
   const [clickbankChoice, setClickbankChoice] = useState<ClickbankPingChoice>('default');
   const [enforceEmail, setEnforceEmail] = useState('');
   const [enforceOutcome, setEnforceOutcome] = useState<MaintenanceOutcome | null>(null);
+  const [reconcileOutcomes, setReconcileOutcomes] = useState<
+    Partial<Record<ReconcileProvider, ReconcileOutcome>>
+  >({});
+  const [reconcileConfirm, setReconcileConfirm] = useState<ReconcileProvider | null>(null);
 
   /** Runs `work` as the one action in progress (§4); a second start while one runs is ignored. */
   async function run(action: MaintenanceActionId, work: () => Promise<void>) {
@@ -132,6 +139,25 @@ export function MaintenanceScreen() {
     });
   };
 
+  const handleReconcile = (provider: ReconcileProvider, dryRun: boolean) =>
+    run(`reconcile-${provider}-${dryRun ? 'dry-run' : 'apply'}`, async () => {
+      let outcome: ReconcileOutcome;
+      try {
+        outcome = { kind: 'result', result: await reconcile(provider, dryRun) };
+      } catch (error) {
+        const payload = error instanceof ApiError ? error.payload : null;
+        const notConfigured =
+          payload !== null &&
+          typeof payload === 'object' &&
+          (payload as { error?: unknown }).error === 'not_configured';
+        outcome = notConfigured
+          ? { kind: 'not_configured', message: maintenanceErrorMessage(error) }
+          : { kind: 'failure', message: maintenanceErrorMessage(error) };
+      }
+      setReconcileOutcomes((previous) => ({ ...previous, [provider]: outcome }));
+      if (!dryRun) void queryClient.invalidateQueries({ queryKey: queryKeys.status() });
+    });
+
   let adminStats: AsyncState<AdminStats>;
   switch (stats.status) {
     case 'pending':
@@ -168,6 +194,21 @@ export function MaintenanceScreen() {
       onClickbankChoiceChange={setClickbankChoice}
       onEnforceEmailChange={setEnforceEmail}
       onEnforce={handleEnforce}
+      reconcileOutcomes={reconcileOutcomes}
+      reconcileConfirm={reconcileConfirm}
+      // The server refuses Apply below the admin role (403, shown as the card's failure); the
+      // console hides the difference until the who-am-I answer carries the operator's role.
+      canApplyReconcile
+      onReconcileDryRun={(provider) => void handleReconcile(provider, true)}
+      onReconcileApplyRequest={(provider) => {
+        if (!busyRef.current) setReconcileConfirm(provider);
+      }}
+      onReconcileApplyConfirm={() => {
+        const provider = reconcileConfirm;
+        setReconcileConfirm(null);
+        if (provider) void handleReconcile(provider, false);
+      }}
+      onReconcileApplyCancel={() => setReconcileConfirm(null)}
     />
   );
 }

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { MaintenanceView } from '../../src/components/MaintenanceView';
 import { normaliseMaintenanceResult } from '../../src/domain/maintenance';
+import { normaliseReconcileResult } from '../../src/domain/reconcile';
 import { normaliseAdminStats } from '../../src/domain/stats';
 import { ADMIN_STATUS_WIRE } from '../../tests/msw/fixtures';
 import {
@@ -10,6 +11,7 @@ import {
   PING_WIRE,
   expirationWire,
 } from '../../tests/msw/fixtures-maintenance';
+import { RECONCILE_DRY_WIRE, RECONCILE_NOT_CONFIGURED } from '../../tests/msw/fixtures-reconcile';
 
 /** The Maintenance view (§2 Maintenance, §4): its cards and states, props in, events out. */
 const meta = {
@@ -35,6 +37,13 @@ const meta = {
     onClickbankChoiceChange: fn(),
     onEnforceEmailChange: fn(),
     onEnforce: fn(),
+    reconcileOutcomes: {},
+    reconcileConfirm: null,
+    canApplyReconcile: true,
+    onReconcileDryRun: fn(),
+    onReconcileApplyRequest: fn(),
+    onReconcileApplyConfirm: fn(),
+    onReconcileApplyCancel: fn(),
   },
 } satisfies Meta<typeof MaintenanceView>;
 export default meta;
@@ -142,5 +151,42 @@ export const Errors: Story = {
       'Error: Status query failed',
       'HTTP 500',
     ]);
+  },
+};
+
+/** The reconcile cards: a LemonSqueezy dry run's differences, ClickBank not configured. */
+export const ReconcileResults: Story = {
+  args: {
+    reconcileOutcomes: {
+      lemonsqueezy: {
+        kind: 'result',
+        result: normaliseReconcileResult(RECONCILE_DRY_WIRE, 'lemonsqueezy'),
+      },
+      clickbank: { kind: 'not_configured', message: RECONCILE_NOT_CONFIGURED.message },
+    },
+  },
+  play: async ({ canvas, args }) => {
+    await expect(canvas.getByRole('heading', { name: 'Reconcile LemonSqueezy' })).toBeVisible();
+    await expect(canvas.getByRole('heading', { name: 'Dry run: LemonSqueezy' })).toBeVisible();
+    await expect(
+      canvas.getByRole('heading', { name: 'ClickBank is not configured' }),
+    ).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'Dry run ClickBank' }));
+    await expect(args.onReconcileDryRun).toHaveBeenCalledWith('clickbank');
+    await userEvent.click(canvas.getByRole('button', { name: 'Apply LemonSqueezy' }));
+    await expect(args.onReconcileApplyRequest).toHaveBeenCalledWith('lemonsqueezy');
+  },
+};
+
+/** Apply asks first: 'Apply the LemonSqueezy reconciliation?' with Cancel / Yes, apply. */
+export const ConfirmReconcileApply: Story = {
+  args: { reconcileConfirm: 'lemonsqueezy' },
+  play: async ({ args }) => {
+    const dialog = await within(document.body).findByRole('alertdialog', {
+      name: 'Apply the LemonSqueezy reconciliation?',
+    });
+    await expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, apply' }));
+    await expect(args.onReconcileApplyConfirm).toHaveBeenCalledOnce();
   },
 };

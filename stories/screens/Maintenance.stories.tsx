@@ -161,3 +161,36 @@ export const EnforceNow: Story = {
     await expect(await canvas.findByText('No user with email nobody@example.com')).toBeVisible();
   },
 };
+
+/**
+ * Reconcile LemonSqueezy: a dry run lists what differs, Apply asks first and fixes it, a second
+ * dry run finds nothing; ClickBank answers that it is not configured.
+ */
+export const Reconcile: Story = {
+  play: async ({ canvas }) => {
+    await userEvent.click(await canvas.findByRole('button', { name: 'Dry run LemonSqueezy' }));
+    await expect(
+      await canvas.findByRole('heading', { name: 'Dry run: LemonSqueezy' }),
+    ).toBeVisible();
+    await expect(canvas.getByText('1,250 checked · 2 missing · 1 mismatched')).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'Apply LemonSqueezy' }));
+    const dialog = await within(document.body).findByRole('alertdialog', {
+      name: 'Apply the LemonSqueezy reconciliation?',
+    });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, apply' }));
+    await expect(
+      await canvas.findByRole('heading', { name: 'Applied: LemonSqueezy' }),
+    ).toBeVisible();
+    await expect(
+      canvas.getByText('1,250 checked · 2 missing · 1 mismatched · 3 fixed'),
+    ).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'Dry run LemonSqueezy' }));
+    await expect(
+      await canvas.findByText('Nothing to fix: the database agrees with LemonSqueezy.'),
+    ).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'Dry run ClickBank' }));
+    await expect(
+      await canvas.findByRole('heading', { name: 'ClickBank is not configured' }),
+    ).toBeVisible();
+  },
+};

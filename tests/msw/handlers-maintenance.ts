@@ -12,6 +12,12 @@ import {
   PING_WIRE,
   expirationWire,
 } from './fixtures-maintenance';
+import {
+  RECONCILE_APPLIED_WIRE,
+  RECONCILE_DRY_WIRE,
+  RECONCILE_NOT_CONFIGURED,
+  RECONCILE_NOTHING_WIRE,
+} from './fixtures-reconcile';
 
 const EXPIRATION = '/maintenance/run-expiration';
 
@@ -54,6 +60,42 @@ export const expirationHandlers = {
   networkError: () => [
     http.get(api(EXPIRATION), () => HttpResponse.error()),
     http.post(api(EXPIRATION), () => HttpResponse.error()),
+  ],
+};
+
+/**
+ * POST /maintenance/reconcile like the reference server with LemonSqueezy configured and ClickBank
+ * not: a LemonSqueezy dry run lists what differs until an apply fixes it, then nothing; ClickBank
+ * answers 409 not_configured.
+ */
+export const reconcileHandlers = {
+  stateful: () => {
+    let fixed = false;
+    return [
+      http.post(api('/maintenance/reconcile'), async ({ request }) => {
+        const body = (await request.json().catch(() => null)) as {
+          provider?: unknown;
+          dryRun?: unknown;
+        } | null;
+        if (body?.provider === 'clickbank') {
+          return HttpResponse.json(RECONCILE_NOT_CONFIGURED, { status: 409 });
+        }
+        if (body?.dryRun === false) {
+          const answer = fixed
+            ? { ...RECONCILE_NOTHING_WIRE, dryRun: false }
+            : RECONCILE_APPLIED_WIRE;
+          fixed = true;
+          return HttpResponse.json(answer);
+        }
+        return HttpResponse.json(fixed ? RECONCILE_NOTHING_WIRE : RECONCILE_DRY_WIRE);
+      }),
+    ];
+  },
+  /** The provider cannot be read (424). */
+  unavailable: () => [
+    http.post(api('/maintenance/reconcile'), () =>
+      jsonError(424, 'LemonSqueezy refused the credentials (HTTP 401)'),
+    ),
   ],
 };
 
@@ -115,5 +157,6 @@ export function maintenanceHandlers(): HttpHandler[] {
     pingHandlers.lemonsqueezy(PING_WIRE.lemonsqueezyOk),
     pingHandlers.clickbank(),
     enforceHandlers.ok(),
+    ...reconcileHandlers.stateful(),
   ];
 }

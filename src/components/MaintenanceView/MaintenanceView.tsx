@@ -7,6 +7,12 @@ import {
   type MaintenanceOutcome,
   type PingTarget,
 } from '../../domain/maintenance';
+import {
+  RECONCILE_PROVIDER_LABELS,
+  RECONCILE_PROVIDERS,
+  type ReconcileOutcome,
+  type ReconcileProvider,
+} from '../../domain/reconcile';
 import type { AdminStats } from '../../domain/stats';
 import type { AsyncState } from '../../domain/types';
 import { Banner } from '../Banner';
@@ -17,6 +23,7 @@ import { DetailList } from '../DetailList';
 import { SelectField, TextField } from '../Field';
 import { JsonBlock } from '../JsonBlock';
 import { MaintenanceResult } from '../MaintenanceResult';
+import { ReconcileCard } from '../ReconcileCard';
 import styles from './MaintenanceView.module.css';
 
 /** The diagnostics card's content: not loaded yet, failed (§8 message), or the answer. */
@@ -63,6 +70,20 @@ export interface MaintenanceViewProps {
   onEnforceEmailChange: (value: string) => void;
   /** Enforce now submitted (the email is not blank). */
   onEnforce: () => void;
+  /** The last reconciliation outcome of each provider. */
+  reconcileOutcomes: Partial<Record<ReconcileProvider, ReconcileOutcome>>;
+  /** The provider whose 'Apply reconciliation?' confirmation is open, or null. */
+  reconcileConfirm: ReconcileProvider | null;
+  /** The operator may apply a reconciliation (role admin and up). */
+  canApplyReconcile: boolean;
+  /** A reconcile card's Dry run pressed. */
+  onReconcileDryRun: (provider: ReconcileProvider) => void;
+  /** A reconcile card's Apply pressed: the owner opens the confirmation. */
+  onReconcileApplyRequest: (provider: ReconcileProvider) => void;
+  /** 'Yes, apply' pressed in the confirmation. */
+  onReconcileApplyConfirm: () => void;
+  /** Cancel / Escape in the confirmation: nothing is applied. */
+  onReconcileApplyCancel: () => void;
 }
 
 const CLICKBANK_CHOICES = [
@@ -127,7 +148,7 @@ function AdminStatsBody({ state }: { state: AsyncState<AdminStats> }) {
  * access' card (Dry run, Run now behind the 'Run expiration now?' confirmation); Diagnostics as
  * key/value pairs plus the raw JSON; the admin stats; pings to the forum, LemonSqueezy and
  * ClickBank (default / secret / developer), each with its one-line result; Enforce now for one
- * email. While an action runs every action button is disabled and the running one is busy.
+ * email; a Reconcile card per provider (Dry run, Apply behind a confirmation). While an action runs every action button is disabled and the running one is busy.
  * Pure: props in, events out.
  */
 export function MaintenanceView(props: MaintenanceViewProps) {
@@ -183,6 +204,10 @@ export function MaintenanceView(props: MaintenanceViewProps) {
             keys; ClickBank&apos;s <em>secret</em> variant checks the Instant Notification key
             locally.
           </li>
+          <li>
+            <strong>Reconcile</strong> compares a provider&apos;s own list with the database;{' '}
+            <strong>Apply</strong> puts right what missed webhooks left wrong.
+          </li>
           <li>Only one action runs at a time; the buttons are disabled meanwhile.</li>
         </ul>
       </details>
@@ -198,6 +223,28 @@ export function MaintenanceView(props: MaintenanceViewProps) {
           </div>
           {props.expirationOutcome ? <MaintenanceResult outcome={props.expirationOutcome} /> : null}
         </Card>
+
+        {RECONCILE_PROVIDERS.map((provider) => {
+          const running =
+            busyAction === `reconcile-${provider}-dry-run`
+              ? 'dry-run'
+              : busyAction === `reconcile-${provider}-apply`
+                ? 'apply'
+                : null;
+          return (
+            <Card key={provider} title={`Reconcile ${RECONCILE_PROVIDER_LABELS[provider]}`}>
+              <ReconcileCard
+                provider={provider}
+                outcome={props.reconcileOutcomes[provider] ?? null}
+                running={running}
+                isDisabled={isBusy}
+                canApply={props.canApplyReconcile}
+                onDryRun={() => props.onReconcileDryRun(provider)}
+                onApplyRequest={() => props.onReconcileApplyRequest(provider)}
+              />
+            </Card>
+          );
+        })}
 
         <Card title="Pings">
           <div className={styles.buttons}>
@@ -297,6 +344,14 @@ export function MaintenanceView(props: MaintenanceViewProps) {
         confirmLabel="Yes, run now"
         onConfirm={props.onRunNowConfirm}
         onCancel={props.onRunNowCancel}
+      />
+      <ConfirmDialog
+        isOpen={props.reconcileConfirm !== null}
+        title={`Apply the ${props.reconcileConfirm ? RECONCILE_PROVIDER_LABELS[props.reconcileConfirm] : ''} reconciliation?`}
+        description="The provider's state is applied to every missing or mismatched subscription: status, dates and forum access. A dry run shows what first."
+        confirmLabel="Yes, apply"
+        onConfirm={props.onReconcileApplyConfirm}
+        onCancel={props.onReconcileApplyCancel}
       />
     </section>
   );

@@ -1,0 +1,1 @@
+export { ReconcileCard, type ReconcileCardProps } from './ReconcileCard';

@@ -1,0 +1,1 @@
+export { ReconcileResult, type ReconcileResultProps } from './ReconcileResult';
