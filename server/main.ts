@@ -28,6 +28,7 @@ import { startWebhookInboxRetention } from './webhooks/inbox';
 import { createLogger, flushDbLogs, startLogRetention } from './logging';
 import { seedDemoData } from './seed';
 import { startForumSync } from './outbox/service';
+import { startReconcileScheduler } from './reconcile/scheduler';
 
 /** A running server: its base URL (http://localhost:<port>), port, and an idempotent close. */
 export interface RunningServer {
@@ -170,6 +171,8 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   // Forum outbox worker, expiration scheduler (EXPIRATION_INTERVAL_S) and outbox retention.
   const forumSync = await startForumSync(deps);
+  // Reconciliation with the providers (RECONCILE_INTERVAL_S), one real run at a time across instances.
+  const reconcileSchedule = startReconcileScheduler(deps);
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -182,6 +185,7 @@ export async function startServer(
       await inboxRetention.ready;
       // Ends every open event stream (a final comment, then end of body) and unlistens.
       await liveHub.stop();
+      await reconcileSchedule.stop();
       await forumSync.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
