@@ -315,7 +315,8 @@ function randomClickbankKey(): string {
  * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
  * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
  * OUTBOX_MAX_ATTEMPTS 12, OUTBOX_POLL_MS 5000, OUTBOX_WAIT_MS 2000, EXPIRATION_INTERVAL_S 300 (0 = no
- * scheduled expiration).
+ * scheduled expiration), LEMONSQUEEZY_STORE_ID, RECONCILE_INTERVAL_S 3600 (0 = no scheduled
+ * reconciliation), RECONCILE_CLICKBANK_DAYS 30.
  * HOST 127.0.0.1, SESSION_IDLE_S 1800,
  * COOKIE_SECURE and HSTS_MAX_AGE (off on loopback, on / 15552000 elsewhere), TRUSTED_PROXY_HOPS 0
  * (TRUST_PROXY=true → 1), LOGIN_ACCOUNT_RATE_MAX 3 × LOGIN_RATE_MAX, LOGIN_HASH_CONCURRENCY 2.
@@ -447,6 +448,7 @@ export async function loadConfig(
     logLevel: logLevel(env),
     siteUrl: httpUrl(env, 'SITE_URL'),
     forumUrl: httpUrl(env, 'FORUM_URL'),
+    lemonSqueezyStoreId: storeId(env),
     lemonSqueezyApiUrl: baseUrl(env, 'LEMONSQUEEZY_API_URL', 'https://api.lemonsqueezy.com'),
     clickbankApiUrl: baseUrl(env, 'CLICKBANK_API_URL', 'https://api.clickbank.com'),
     clickbankSecretKey: text(env, 'CLICKBANK_SECRET_KEY'),
@@ -470,6 +472,7 @@ export async function loadConfig(
           )
         : undefined,
     logRetentionDays: integer(env, 'LOG_RETENTION_DAYS', 30, 1, 3650),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 400, 30, 3650),
     logMaxRows: integer(env, 'LOG_MAX_ROWS', 1_000_000, 1000, 100_000_000),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 90, 1, 3650),
     webhookMaxRows: integer(env, 'WEBHOOK_MAX_ROWS', 1_000_000, 1000, 100_000_000),
@@ -484,6 +487,8 @@ export async function loadConfig(
       waitMs: integer(env, 'OUTBOX_WAIT_MS', 2000, 0, 30_000),
     },
     expirationIntervalS: integer(env, 'EXPIRATION_INTERVAL_S', 300, 0, 7 * 86_400),
+    reconcileIntervalS: integer(env, 'RECONCILE_INTERVAL_S', 3600, 0, 7 * 86_400),
+    reconcileClickbankDays: integer(env, 'RECONCILE_CLICKBANK_DAYS', 30, 1, 365),
     databaseUrl: databaseUrl(env),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 2, 1000),
   };
@@ -535,6 +540,19 @@ export function redactDatabaseUrl(url: string): string {
   } catch {
     return 'postgres://(unreadable URL)';
   }
+}
+
+/** LEMONSQUEEZY_STORE_ID: the store's numeric id (as its API spells it), or null when unset. */
+function storeId(env: Env): string | null {
+  const raw = text(env, 'LEMONSQUEEZY_STORE_ID');
+  if (raw == null) return null;
+  if (!/^\d{1,20}$/.test(raw)) {
+    throw new ConfigError(
+      'LEMONSQUEEZY_STORE_ID',
+      `LEMONSQUEEZY_STORE_ID must be the store's numeric id, got "${raw.slice(0, 40)}"`,
+    );
+  }
+  return raw;
 }
 
 /** An http(s) base URL from `name` (default `fallback`), without trailing slashes; ConfigError otherwise. */

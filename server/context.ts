@@ -58,6 +58,8 @@ export interface ServerConfig {
    */
   siteUrl?: string | null;
   forumUrl?: string | null;
+  /** LemonSqueezy store whose subscriptions reconciliation lists (LEMONSQUEEZY_STORE_ID); null = not configured. */
+  lemonSqueezyStoreId?: string | null;
   /** LemonSqueezy API base URL (LEMONSQUEEZY_API_URL, default https://api.lemonsqueezy.com; no trailing slash). */
   lemonSqueezyApiUrl?: string;
   /** ClickBank API base URL (CLICKBANK_API_URL, default https://api.clickbank.com; no trailing slash). */
@@ -108,6 +110,8 @@ export interface ServerConfig {
   loginHashConcurrency?: number;
   /** Log rows older than this many days are deleted (LOG_RETENTION_DAYS, default 30). */
   logRetentionDays?: number;
+  /** Audit rows are kept this many days (AUDIT_RETENTION_DAYS, 30–3650, default 400); never fewer than 30. */
+  auditRetentionDays?: number;
   /** At most this many log rows are kept, the oldest deleted first (LOG_MAX_ROWS, default 1 000 000). */
   logMaxRows?: number;
   /** WEBHOOK_RETENTION_DAYS: webhook inbox rows older than this many days are deleted (default 90). */
@@ -133,6 +137,10 @@ export interface ServerConfig {
   outbox?: { maxAttempts?: number; pollMs?: number; waitMs?: number };
   /** Seconds between scheduled expiration runs (EXPIRATION_INTERVAL_S, default 300; 0 = off). */
   expirationIntervalS?: number;
+  /** Seconds between scheduled reconciliation runs with the providers (RECONCILE_INTERVAL_S, default 3600; 0 = off). */
+  reconcileIntervalS?: number;
+  /** Days of ClickBank orders a reconciliation reads, ending today (RECONCILE_CLICKBANK_DAYS, default 30). */
+  reconcileClickbankDays?: number;
   /**
    * PostgreSQL to run on instead of the embedded PGlite in DATA_DIR (DATABASE_URL, a postgres:// or
    * postgresql:// URL; default null = PGlite). Holds the password: never log it (see redactDatabaseUrl).

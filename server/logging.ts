@@ -9,6 +9,7 @@
  * caller-controlled fields are truncated, and retention deletes rows older than LOG_RETENTION_DAYS
  * and beyond LOG_MAX_ROWS.
  */
+import { DEFAULT_AUDIT_RETENTION_DAYS, purgeAudit } from './audit/audit';
 import type { Db } from './db/types';
 import type { Context, MiddlewareHandler } from 'hono';
 import { pino, type DestinationStream, type Logger } from 'pino';
@@ -305,7 +306,8 @@ export const LOG_PRUNE_INTERVAL_MS = 15 * 60_000;
 
 /**
  * Runs pruneLogs now and every LOG_PRUNE_INTERVAL_MS with the config's LOG_RETENTION_DAYS
- * (default 30) and LOG_MAX_ROWS (default 1 000 000) → stop(). Failures are logged, never thrown.
+ * (default 30) and LOG_MAX_ROWS (default 1 000 000), and the audit purge with
+ * AUDIT_RETENTION_DAYS (default 400) → stop(). Failures are logged, never thrown.
  */
 export function startLogRetention(deps: AppDeps): { stop: () => void; ready: Promise<void> } {
   const run = async () => {
@@ -317,6 +319,13 @@ export function startLogRetention(deps: AppDeps): { stop: () => void; ready: Pro
         deps.config.logMaxRows ?? 1_000_000,
       );
       if (r.expired + r.overCap > 0) deps.log.info(r, 'pruned the logs table');
+      // The audit trail keeps its own, longer retention (AUDIT_RETENTION_DAYS, default 400).
+      const audit = await purgeAudit(
+        deps,
+        deps.config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
+        deps.now(),
+      );
+      if (audit > 0) deps.log.info({ deleted: audit }, 'pruned the audit trail');
     } catch (err) {
       deps.log.warn(
         { err: err instanceof Error ? err.message : String(err) },

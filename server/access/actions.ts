@@ -21,6 +21,7 @@
  * or `{queued:true, …}`. Scheduled revocations write no job: the forum is left alone until the
  * expiration run applies them (and writes their revoke job).
  */
+import { recordAudit, type AuditActor } from '../audit/audit';
 import type { AppDeps } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
 import { DISCOURSE_NOT_CONFIGURED } from '../discourse/client';
@@ -110,7 +111,7 @@ interface MemberState {
 export async function applyAccessAction(
   deps: AppDeps,
   req: AccessActionRequest,
-  opts: { actor?: string | null } = {},
+  opts: { actor?: AuditActor | null } = {},
 ): Promise<AccessActionResult> {
   const now = deps.now();
   const { kind, email } = req;
@@ -141,8 +142,23 @@ export async function applyAccessAction(
       mg_status: next.mgStatus,
       expires_at: iso(next.expiresAt),
       previous: { mg_status: member.mg_status, expires_at: iso(member.expires_at) },
-      ...(opts.actor ? { actor: opts.actor } : {}),
+      ...(opts.actor?.email ? { actor: opts.actor.email } : {}),
     });
+    if (opts.actor) {
+      await recordAudit(
+        tx,
+        opts.actor,
+        {
+          action: `access.${kind}`,
+          target: email,
+          detail: {
+            before: { mg_status: member.mg_status, expires_at: iso(member.expires_at) },
+            after: { mg_status: next.mgStatus, expires_at: iso(next.expiresAt) },
+          },
+        },
+        now,
+      );
+    }
     // Forum job and live event in the same transaction: grants and revoke_now take
     // effect now; scheduled revocations write theirs when the expiration applies them.
     const forumAction =

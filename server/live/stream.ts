@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { AUTH_MESSAGES } from '../auth/routes';
 import { authenticateToken, readSessionToken, type AdminSession } from '../auth/session';
+import { SESSIONS_ENDED_CHANNEL } from '../auth/sessionEvents';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/types';
 import { ApiError, badRequest } from '../errors';
@@ -212,6 +213,24 @@ export function createLiveStreamRouter(deps: AppDeps, options: LiveStreamOptions
   const queueLimit = options.queueLimit ?? STREAM_QUEUE_LIMIT;
   const slots = createStreamSlots(maxPerSession, maxTotal);
   const router = new Hono();
+  // Streams per operator, re-checked at once when that operator's sessions end (disabled,
+  // password changed, a session ended from Settings) on any instance.
+  const byOperator = new Map<number, Set<() => void>>();
+  let listening: Promise<unknown> | null = null;
+  const listenForEndedSessions = () => {
+    listening ??= deps.db
+      .listen(SESSIONS_ENDED_CHANNEL, (payload) => {
+        for (const recheck of byOperator.get(Number(payload)) ?? []) recheck();
+      })
+      .catch((err: unknown) => {
+        listening = null;
+        deps.log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'cannot listen for ended sessions; streams end at their next heartbeat',
+        );
+      });
+    return listening;
+  };
 
   router.get('/events/stream', async (c) => {
     const token = readSessionToken(c, true);
@@ -262,6 +281,9 @@ export function createLiveStreamRouter(deps: AppDeps, options: LiveStreamOptions
       if (ended) return;
       ended = true;
       clearInterval(heartbeat);
+      const mine = byOperator.get(session.operatorId);
+      mine?.delete(recheck);
+      if (mine?.size === 0) byOperator.delete(session.operatorId);
       unsubscribe();
       release();
       signal.removeEventListener('abort', cleanup);
@@ -325,16 +347,22 @@ export function createLiveStreamRouter(deps: AppDeps, options: LiveStreamOptions
       close: () => end('server shutting down'),
     });
     signal.addEventListener('abort', cleanup);
-    const heartbeat = setInterval(() => {
+    /** Ends the stream when its session no longer holds; `ping` also sends the heartbeat. */
+    const check = (ping: boolean) => {
       void authenticateToken(deps, token, { touch: false }).then(
         (still) => {
           if (!still) end('session ended');
-          else push(PING);
+          else if (ping) push(PING);
         },
         () => end('session check failed'),
       );
-    }, heartbeatMs);
+    };
+    const recheck = () => check(false);
+    const heartbeat = setInterval(() => check(true), heartbeatMs);
     heartbeat.unref?.();
+    if (!byOperator.has(session.operatorId)) byOperator.set(session.operatorId, new Set());
+    byOperator.get(session.operatorId)?.add(recheck);
+    void listenForEndedSessions();
 
     push(encoder.encode(`retry: ${retryMs}\n\n`));
     void (async () => {

@@ -15,6 +15,7 @@
  * 'expired' (access ended now) or 'none' (already in its due state). 400 for a missing or invalid
  * email, 404 `{error:'not_found'}` for an email with no member.
  */
+import { recordAudit, type AuditActor } from '../audit/audit';
 import type { AppDeps } from '../context';
 import { notFound } from '../errors';
 import { insertLog } from '../logRows';
@@ -35,7 +36,11 @@ export interface EnforceResult {
 }
 
 /** Applies `email`'s due access state now (see module doc) → EnforceResult; 404 ApiError for an unknown email. */
-export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceResult> {
+export async function enforceNow(
+  deps: AppDeps,
+  email: string,
+  actor: AuditActor | null = null,
+): Promise<EnforceResult> {
   const now = deps.now();
   const state = await deps.db.transaction(async (tx) => {
     const found = await tx.query<{
@@ -55,6 +60,21 @@ export async function enforceNow(deps: AppDeps, email: string): Promise<EnforceR
       member.expires_at.getTime() <= now.getTime();
     const enqueue = (action: 'grant' | 'revoke') =>
       enqueueForumJob(tx, { email, action, reason: 'maintenance.enforce_now', at: now });
+    if (actor) {
+      await recordAudit(
+        tx,
+        actor,
+        {
+          action: 'maintenance.enforce_now',
+          target: email,
+          detail: {
+            before: { mg_status: member.mg_status, expires_at: iso(member.expires_at) },
+            changed: due,
+          },
+        },
+        now,
+      );
+    }
     if (!due) {
       const jobId = await enqueue(member.mg_status === 'cancelled' ? 'revoke' : 'grant');
       return { mgStatus: member.mg_status, expiresAt: member.expires_at, changed: false, jobId };

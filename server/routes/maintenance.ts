@@ -16,8 +16,8 @@
  *   LemonSqueezy or ClickBank (server/reconcile/job.ts). Only `dryRun: false` applies; a body
  *   without it is a dry run.
  */
-import { Hono } from 'hono';
-import { requestActor } from '../audit/audit';
+import { Hono, type Context } from 'hono';
+import { recordAudit, requestActor, type AuditOutcome } from '../audit/audit';
 import { requireRole } from '../auth/roles';
 import { runReconcile } from '../reconcile/job';
 import { RECONCILE_PROVIDERS } from '../reconcile/types';
@@ -93,18 +93,43 @@ export const reconcileBody = z.object({
 export function maintenanceRoutes(deps: AppDeps): Hono {
   const startedAt = deps.now();
   const r = new Hono();
-  r.get('/maintenance/run-expiration', async (c) => {
+  /** Audits a maintenance call that changes or contacts something, after it answered. */
+  const audit = (
+    c: Context,
+    action: string,
+    outcome: AuditOutcome,
+    detail: Record<string, unknown>,
+  ) => recordAudit(deps.db, requestActor(c, deps), { action, outcome, detail }, deps.now());
+
+  r.get('/maintenance/run-expiration', requireRole('admin'), async (c) => {
     parseQuery(c, expirationPreviewQuery);
     return c.json(await runExpirationJob(deps, { dryRun: true }));
   });
-  r.post('/maintenance/run-expiration', async (c) => {
+  r.post('/maintenance/run-expiration', requireRole('admin'), async (c) => {
     // A body-less or dryRun-less POST applies nothing: the body must say {dryRun: false}.
     const body = await parseJsonBody(c, expirationRunBody);
-    return c.json(await runExpirationJob(deps, { dryRun: body.dryRun, trigger: 'console' }));
+    // A run changes each member in its own transaction, so the run is audited once, as a whole,
+    // when it has finished (or failed).
+    try {
+      const result = await runExpirationJob(deps, { dryRun: body.dryRun, trigger: 'console' });
+      await audit(c, 'maintenance.run_expiration', 'ok', {
+        dry_run: body.dryRun,
+        processed: result.processed,
+        affected_count: result.affected_count,
+        sample_emails: result.sample_emails.slice(0, 10),
+      });
+      return c.json(result);
+    } catch (err) {
+      await audit(c, 'maintenance.run_expiration', 'failed', {
+        dry_run: body.dryRun,
+        error: err instanceof Error ? err.message.slice(0, 200) : 'failed',
+      });
+      throw err;
+    }
   });
-  r.post('/maintenance/enforce-now', async (c) => {
+  r.post('/maintenance/enforce-now', requireRole('support'), async (c) => {
     const { email } = await parseJsonBody(c, enforceNowBody);
-    return c.json(await enforceNow(deps, email));
+    return c.json(await enforceNow(deps, email, requestActor(c, deps)));
   });
   r.post('/maintenance/reconcile', requireRole('admin'), async (c) => {
     const body = await parseJsonBody(c, reconcileBody);
@@ -116,12 +141,25 @@ export function maintenanceRoutes(deps: AppDeps): Hono {
     });
     return c.json(result);
   });
-  r.get('/maintenance/diag', async (c) => c.json(await diagnostics(deps, startedAt)));
-  r.get('/maintenance/ping-discourse', async (c) => c.json(await pingDiscourse(deps.config)));
-  r.get('/maintenance/ping-lemonsqueezy', async (c) => c.json(await pingLemonSqueezy(deps.config)));
-  r.get('/maintenance/ping-clickbank', async (c) => {
+  r.get('/maintenance/diag', requireRole('admin'), async (c) =>
+    c.json(await diagnostics(deps, startedAt)),
+  );
+  /** A ping answers `{ok, …}`; each is audited with its outcome. */
+  const pinged = async (c: Context, which: string, result: { ok: boolean }) => {
+    await audit(c, `maintenance.ping_${which}`, result.ok ? 'ok' : 'failed', {});
+    return c.json(result);
+  };
+  r.get('/maintenance/ping-discourse', requireRole('admin'), async (c) =>
+    pinged(c, 'discourse', await pingDiscourse(deps.config)),
+  );
+  r.get('/maintenance/ping-lemonsqueezy', requireRole('admin'), async (c) =>
+    pinged(c, 'lemonsqueezy', await pingLemonSqueezy(deps.config)),
+  );
+  r.get('/maintenance/ping-clickbank', requireRole('admin'), async (c) => {
     const { which } = parseQuery(c, clickbankPingQuery);
-    return c.json(
+    return pinged(
+      c,
+      'clickbank',
       await pingClickbank(deps.config, (which ?? null) as ClickbankWhich, { now: deps.now }),
     );
   });

@@ -4,6 +4,7 @@
  */
 import type { Hono } from 'hono';
 import type { AppDeps } from '../context';
+import { auditRoutes } from './audit';
 import { clickbankRoutes } from './clickbank';
 import { isrRoutes } from './isr';
 import { logsRoutes } from './logs';
@@ -26,5 +27,6 @@ export const featureRoutes: RouteFactory[] = [
   revenueRoutes,
   isrRoutes,
   logsRoutes,
+  auditRoutes,
   webhookDeliveriesRoutes,
 ];

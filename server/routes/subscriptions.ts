@@ -48,7 +48,8 @@ import {
   textParam,
 } from '../http/fields';
 import { CADENCES, PROVIDERS, SORT_DIRECTIONS } from '../vocabulary';
-import { actorOf } from './users';
+import { recordAudit, requestActor } from '../audit/audit';
+import { requireRole } from '../auth/roles';
 
 /** Sortable keys of the Subscriptions screen (§2), in the specification's order. */
 export const SUBSCRIPTION_SORT_KEYS = [
@@ -275,12 +276,24 @@ export function subscriptionsRoutes(deps: AppDeps, refresh: RefreshOptions = {})
   r.get('/subscriptions/detail', async (c) =>
     c.json(await subscriptionDetail(deps, c.req.query())),
   );
-  r.post('/subscriptions/refresh', async (c) => c.json(await refreshSubscriptions(deps, refresh)));
+  r.post('/subscriptions/refresh', requireRole('support'), async (c) => {
+    const result = await refreshSubscriptions(deps, refresh);
+    await recordAudit(
+      deps.db,
+      requestActor(c, deps),
+      {
+        action: 'subscriptions.refresh',
+        outcome: result.ok ? 'ok' : 'failed',
+        detail: { refreshed: result.refreshed, message: result.message.slice(0, 200) },
+      },
+      deps.now(),
+    );
+    return c.json(result);
+  });
   for (const [path, kind] of Object.entries(TWINS)) {
-    r.post(`/subscriptions/${path}`, async (c) => {
+    r.post(`/subscriptions/${path}`, requireRole('support'), async (c) => {
       const req = await parseJsonBody(c, actionBodySchema(kind), { required: true });
-      const actor = actorOf((k) => (c.var as Record<string, unknown>)[k]);
-      return c.json(await applyAccessAction(deps, req, { actor }));
+      return c.json(await applyAccessAction(deps, req, { actor: requestActor(c, deps) }));
     });
   }
   return r;

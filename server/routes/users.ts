@@ -19,6 +19,8 @@
  * - The page query is server/db/list.ts pagedList (rows + total in one round trip); input is the
  *   zod schema usersListQuery (400 with issues).
  */
+import { requestActor } from '../audit/audit';
+import { requireRole } from '../auth/roles';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
@@ -249,19 +251,6 @@ export async function listUsers(
   };
 }
 
-/** The signed-in operator's email from `c.get('admin')` ({email}, set by the auth middleware), or null. */
-export function actorOf(get: (key: string) => unknown): string | null {
-  const admin = get('admin');
-  if (
-    admin &&
-    typeof admin === 'object' &&
-    typeof (admin as { email?: unknown }).email === 'string'
-  ) {
-    return (admin as { email: string }).email;
-  }
-  return null;
-}
-
 /**
  * Builds the Users router (paths relative to the API prefix): GET /users and
  * POST /users/actions/{grant|grant_on_date|revoke_now|revoke_deferred|revoke_on_date}.
@@ -269,7 +258,7 @@ export function actorOf(get: (key: string) => unknown): string | null {
 export function usersRoutes(deps: AppDeps): Hono {
   const r = new Hono();
   r.get('/users', async (c) => c.json(await listUsers(deps, c.req.query())));
-  r.post('/users/actions/:action', async (c) => {
+  r.post('/users/actions/:action', requireRole('support'), async (c) => {
     const action = c.req.param('action');
     if (!(ACCESS_ACTION_KINDS as readonly string[]).includes(action)) {
       throw notFound(
@@ -279,8 +268,7 @@ export function usersRoutes(deps: AppDeps): Hono {
     const req = await parseJsonBody(c, actionBodySchema(action as AccessActionKind), {
       required: true,
     });
-    const actor = actorOf((k) => (c.var as Record<string, unknown>)[k]);
-    return c.json(await applyAccessAction(deps, req, { actor }));
+    return c.json(await applyAccessAction(deps, req, { actor: requestActor(c, deps) }));
   });
   return r;
 }

@@ -55,7 +55,8 @@ export function freshDb(): Promise<Db> {
 
 /** Deletes every row of the feature tables (between tests sharing one database) and restarts ids. */
 export async function resetDb(db: Db): Promise<void> {
-  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, live_events, forum_outbox, webhook_dedup, webhook_deliveries, admin_sessions
+  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, live_events, forum_outbox, webhook_dedup, webhook_deliveries, admin_sessions,
+    operator_recovery_codes, operator_invites, operators, console_settings
     RESTART IDENTITY CASCADE`);
   await invalidateStatsCache({ db });
 }
