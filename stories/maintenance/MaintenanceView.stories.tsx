@@ -129,6 +129,13 @@ export const WithResults: Story = {
     await expect(canvas.getByText('7 users would lose access.')).toBeVisible();
     await expect(canvas.getByText('counts.members.active')).toBeVisible();
     await expect(canvas.getByText('integrations.discourse')).toBeVisible();
+    // The last reconciliation's time and outcome, per provider.
+    await expect(
+      canvas.getByText('reconcile.lemonsqueezy.last_run.finished_at').nextElementSibling,
+    ).toHaveTextContent('2026-11-20T11:00:04.000Z');
+    await expect(
+      canvas.getByText('reconcile.lemonsqueezy.last_run.applied').nextElementSibling,
+    ).toHaveTextContent('3');
     await expect(canvas.getByRole('region', { name: 'Raw diagnostics' })).toBeVisible();
     await expect(canvas.getByText('Forum (Discourse):').parentElement).toHaveTextContent(
       'ok: false · reason: Discourse not configured',

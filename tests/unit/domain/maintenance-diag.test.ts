@@ -19,6 +19,8 @@ describe('flattenDiag (Diagnostics key/value pairs)', () => {
     expect(pairs).toContainEqual({ key: 'integrations.discourse', value: 'no' });
     expect(pairs).toContainEqual({ key: 'integrations.lemonsqueezy_api', value: 'yes' });
     expect(pairs).toContainEqual({ key: 'expiration.last_run', value: '—' });
+    expect(pairs).toContainEqual({ key: 'reconcile.lemonsqueezy.last_run.ok', value: 'yes' });
+    expect(pairs).toContainEqual({ key: 'reconcile.clickbank.last_run', value: '—' });
   });
 
   it('never throws on any JSON and gives at most the limit of string pairs', () => {
