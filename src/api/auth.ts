@@ -6,7 +6,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from './zod';
 import { loginBannerKind, loginMessage, type BackendCheck } from '../domain/auth';
-import type { WhoAmI } from '../domain/types';
+import { isRole } from '../domain/roles';
+import type { OperatorIdentity, WhoAmI } from '../domain/types';
 import { ApiError, apiRequest, isAbortError } from './client';
 import { queryKeys } from './queryKeys';
 import { clearToken, setToken } from './token';
@@ -95,7 +96,28 @@ export async function logout(): Promise<void> {
   }
 }
 
-const whoamiWire = z.object({ ok: wireBool, user: z.optional(z.unknown()) });
+const whoamiWire = z.object({
+  ok: wireBool,
+  user: z.optional(z.unknown()),
+  operator: z.optional(z.unknown()),
+  must_enrol_totp: z.optional(z.unknown()),
+});
+
+/** The who-am-I `operator`, or null when it is missing or not an operator (an older backend). */
+function readOperator(value: unknown): OperatorIdentity | null {
+  const o = asObject(value);
+  const email = readString(o?.email);
+  const role = o?.role;
+  const id = readInt(o?.id);
+  if (!o || !email || !isRole(role) || id === null) return null;
+  return {
+    id,
+    email,
+    name: readString(o.name) ?? email,
+    role,
+    totpEnabled: o.totp_enabled === true,
+  };
+}
 
 /**
  * GET /auth/whoami → WhoAmI (§3). A 401 is the answer "not signed in": {ok:false, user:null}
@@ -111,9 +133,12 @@ export async function fetchWhoAmI(signal?: AbortSignal): Promise<WhoAmI> {
     const user = asObject(answer.user);
     const email = readString(user?.email);
     const name = readString(user?.name);
+    const operator = readOperator(answer.operator);
     return {
       ok: answer.ok === true,
       user: user ? { ...(email ? { email } : {}), ...(name ? { name } : {}) } : null,
+      ...(operator ? { role: operator.role, operator } : {}),
+      ...(answer.must_enrol_totp === true ? { mustEnrolTotp: true } : {}),
     };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return { ok: false, user: null };

@@ -222,6 +222,22 @@ export interface MarketplaceOrder {
 export interface WhoAmI {
   ok: boolean;
   user: { email?: string; name?: string } | null;
+  /** The signed-in operator's role (viewer, support, admin, owner) when the server names it. */
+  role?: string | null;
+  /** The signed-in operator (docs/api.md GET /auth/whoami), when the server names one. */
+  operator?: OperatorIdentity | null;
+  /** True when an owner requires two-factor sign-in and this operator has not enrolled yet. */
+  mustEnrolTotp?: boolean;
+}
+
+/** Who is signed in: GET /auth/whoami `operator`. */
+export interface OperatorIdentity {
+  id: number;
+  email: string;
+  /** Display name; the header shows it and its initial. */
+  name: string;
+  role: 'viewer' | 'support' | 'admin' | 'owner';
+  totpEnabled: boolean;
 }
 
 /** Login codes and their messages (§8). */
