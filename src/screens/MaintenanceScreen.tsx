@@ -32,11 +32,13 @@ import type { ReconcileOutcome, ReconcileProvider } from '../domain/reconcile';
 import type { AdminStats } from '../domain/stats';
 import type { AsyncState } from '../domain/types';
 import { MaintenanceView, type DiagState } from '../components/MaintenanceView';
+import { useOperator } from './useOperator';
 
 /** The /maintenance route's screen. */
 export function MaintenanceScreen() {
   const queryClient = useQueryClient();
   const stats = useQuery(adminStatusQueryOptions());
+  const operator = useOperator();
   const [busyAction, setBusyAction] = useState<MaintenanceActionId | null>(null);
   const busyRef = useRef(false);
   const [isConfirmOpen, setIsConfirmOpen] = useState(false);
@@ -196,9 +198,7 @@ export function MaintenanceScreen() {
       onEnforce={handleEnforce}
       reconcileOutcomes={reconcileOutcomes}
       reconcileConfirm={reconcileConfirm}
-      // The server refuses Apply below the admin role (403, shown as the card's failure); the
-      // console hides the difference until the who-am-I answer carries the operator's role.
-      canApplyReconcile
+      canApplyReconcile={operator.can('admin')}
       onReconcileDryRun={(provider) => void handleReconcile(provider, true)}
       onReconcileApplyRequest={(provider) => {
         if (!busyRef.current) setReconcileConfirm(provider);

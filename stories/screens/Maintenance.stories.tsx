@@ -7,6 +7,7 @@ import {
   enforceHandlers,
   expirationHandlers,
   maintenanceHandlers,
+  operatorWhoami,
   pingHandlers,
 } from '../../tests/msw/handlers-maintenance';
 import { withScreen } from '../support/withScreen';
@@ -192,5 +193,21 @@ export const Reconcile: Story = {
     await expect(
       await canvas.findByRole('heading', { name: 'ClickBank is not configured' }),
     ).toBeVisible();
+  },
+};
+
+/** A support operator: Apply is disabled and says why; a dry run still works. */
+export const ReconcileAsSupport: Story = {
+  parameters: {
+    msw: { handlers: [operatorWhoami('support'), statusHandlers.ok(), ...maintenanceHandlers()] },
+  },
+  play: async ({ canvas }) => {
+    // The role arrives with the who-am-I answer; until then the server would decide.
+    await expect(
+      await canvas.findAllByText('Applying needs the admin role; a dry run changes nothing.'),
+    ).toHaveLength(2);
+    await expect(canvas.getByRole('button', { name: 'Apply LemonSqueezy' })).toBeDisabled();
+    await expect(canvas.getByRole('button', { name: 'Apply ClickBank' })).toBeDisabled();
+    await expect(canvas.getByRole('button', { name: 'Dry run LemonSqueezy' })).toBeEnabled();
   },
 };

@@ -4,7 +4,7 @@
  * POST {dryRun:false} applies them, and the next dry run shows 0.
  */
 import { delay, http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw';
-import { api, jsonError } from './handlers';
+import { api, jsonError, whoamiHandlers } from './handlers';
 import {
   DIAG_WIRE,
   DUE_EMAILS,
@@ -99,6 +99,17 @@ export const reconcileHandlers = {
   ],
 };
 
+/** GET /auth/whoami answering an operator of `role` (what gates Apply). */
+export function operatorWhoami(role: 'viewer' | 'support' | 'admin' | 'owner'): HttpHandler {
+  return http.get(api('/auth/whoami'), () =>
+    HttpResponse.json({
+      ok: true,
+      user: { email: 'ops@example.com' },
+      operator: { id: 2, email: 'ops@example.com', role },
+    }),
+  );
+}
+
 /** GET /maintenance/diag. */
 export const diagHandlers = {
   ok: (data: JsonBodyType = DIAG_WIRE) =>
@@ -158,5 +169,6 @@ export function maintenanceHandlers(): HttpHandler[] {
     pingHandlers.clickbank(),
     enforceHandlers.ok(),
     ...reconcileHandlers.stateful(),
+    whoamiHandlers.signedIn(),
   ];
 }
