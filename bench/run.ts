@@ -56,3 +56,11 @@ run('live event stream: commit → arrival on 1 and 50 open streams', 'npx', [
   'bench/live-stream.ts',
 ]);
 run('forum outbox', 'npx', ['tsx', 'bench/server-outbox.ts']);
+run(
+  'reconciliation: LemonSqueezy subscriptions against the database',
+  'npx',
+  ['tsx', 'bench/server-reconcile.ts'],
+  {
+    BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
+  },
+);
