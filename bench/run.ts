@@ -51,6 +51,10 @@ run('server logs search', 'npx', ['tsx', 'bench/server-logs.ts'], {
 run('server webhooks: ingest and live fan-out', 'npx', ['tsx', 'bench/server-webhooks.ts'], {
   BENCH_DELIVERIES: process.env.BENCH_DELIVERIES ?? '1000',
 });
+run('server webhook inbox list', 'npx', ['tsx', 'bench/server-webhook-inbox.ts'], {
+  BENCH_INBOX_ROWS: process.env.BENCH_INBOX_ROWS ?? '200000',
+  BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
+});
 run('live event stream: commit → arrival on 1 and 50 open streams', 'npx', [
   'tsx',
   'bench/live-stream.ts',

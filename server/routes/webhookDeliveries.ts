@@ -4,7 +4,8 @@
  *   newest first (received_at desc, then id desc): `{rows, total, page, pageSize, totalPages,
  *   totalCapped}`. Filters are exact (provider and outcome from their vocabularies; event in any
  *   letter case; email the whole address, case-insensitive; from/to UTC dates or date-times, a
- *   date-only `to` includes its day). The total is counted up to WEBHOOK_COUNT_CAP matches.
+ *   date-only `to` includes its day). The total is counted up to WEBHOOK_COUNT_CAP matches, so a
+ *   page is never deeper than that: older deliveries are reached by narrowing the time range.
  * - GET /webhook-deliveries/:id → the row plus `headers` and `body` (the verified payload as JSON,
  *   null when only its size was kept).
  * - POST /webhook-deliveries/:id/replay (admin and up) → `{outcome, effects, error}`: re-applies a
@@ -39,7 +40,7 @@ export const WEBHOOK_MAX_PAGE_SIZE = 200;
 /** Default page size. */
 export const WEBHOOK_DEFAULT_PAGE_SIZE = 50;
 /** A list's total is counted up to this many matches (then totalCapped is true). */
-export const WEBHOOK_COUNT_CAP = 10_000;
+export const WEBHOOK_COUNT_CAP = 1000;
 
 /** One inbox row as listed. */
 export interface WebhookDeliveryRow {
@@ -138,11 +139,10 @@ function toRow(r: StoredRow): WebhookDeliveryRow {
   };
 }
 
-/** Runs one page of the inbox list (newest first) with its capped total. */
-export async function queryWebhookDeliveries(
-  db: Queryable,
+/** The two statements of one list request: the page, and the capped count of matches. */
+export function webhookListSql(
   query: WebhookDeliveriesQuery,
-): Promise<WebhookDeliveriesPage> {
+): [{ text: string; params: unknown[] }, { text: string; params: unknown[] }] {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (sql: (n: string) => string, value: unknown) => {
@@ -164,18 +164,28 @@ export async function queryWebhookDeliveries(
   if (range.toExclusive) add((p) => `received_at < ${p}`, range.toExclusive);
   const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const offset = (query.page - 1) * query.pageSize;
-  const [page, count] = await Promise.all([
-    db.query<StoredRow>(
-      `SELECT ${LIST_COLUMNS} FROM webhook_deliveries ${whereSql}
+  return [
+    {
+      text: `SELECT ${LIST_COLUMNS} FROM webhook_deliveries ${whereSql}
         ORDER BY received_at DESC, id DESC LIMIT ${query.pageSize} OFFSET ${offset}`,
       params,
-    ),
-    db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM webhook_deliveries ${whereSql}
+    },
+    {
+      text: `SELECT count(*)::int AS n FROM (SELECT 1 FROM webhook_deliveries ${whereSql}
          LIMIT ${WEBHOOK_COUNT_CAP + 1}) AS matches`,
       params,
-    ),
-  ]);
+    },
+  ];
+}
+
+/** Runs one page of the inbox list (newest first) with its capped total. */
+export async function queryWebhookDeliveries(
+  db: Queryable,
+  query: WebhookDeliveriesQuery,
+): Promise<WebhookDeliveriesPage> {
+  const [pageSql, countSql] = webhookListSql(query);
+  const page = await db.query<StoredRow>(pageSql.text, pageSql.params);
+  const count = await db.query<{ n: number }>(countSql.text, countSql.params);
   const matched = count.rows[0]?.n ?? 0;
   const totalCapped = matched > WEBHOOK_COUNT_CAP;
   const total = totalCapped ? WEBHOOK_COUNT_CAP : matched;

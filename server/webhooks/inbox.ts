@@ -15,7 +15,7 @@
  */
 import type { Context } from 'hono';
 import type { AppDeps } from '../context';
-import type { Queryable } from '../db/types';
+import type { Db, Queryable } from '../db/types';
 import { ApiError } from '../errors';
 import type { Provider } from '../vocabulary';
 import { readRawBody, WEBHOOK_MAX_BODY_BYTES } from './common';
@@ -221,10 +221,11 @@ export interface InboxPruneResult {
 
 /**
  * Inbox retention: deletes rows received more than `retentionDays` before `now`, then every row
- * beyond the newest `maxRows` (by received_at, then id). Both use the (received_at, id) index.
+ * beyond the newest `maxRows` (by received_at, then id), both by the (received_at, id) index; then
+ * vacuums the table (outside any transaction).
  */
 export async function pruneWebhookDeliveries(
-  db: Queryable,
+  db: Db,
   now: Date,
   retentionDays: number,
   maxRows: number,
@@ -239,6 +240,9 @@ export async function pruneWebhookDeliveries(
         ORDER BY received_at DESC, id DESC OFFSET $1 LIMIT 1)`,
     [maxRows],
   );
+  // PGlite runs no autovacuum: without this the visibility map stays unset, and the list's
+  // index-only counts visit the table for every row they count.
+  await db.exec('VACUUM (ANALYZE) webhook_deliveries');
   return { expired: expired.affectedRows ?? 0, overCap: capped.affectedRows ?? 0 };
 }
 
