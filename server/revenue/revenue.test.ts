@@ -360,7 +360,7 @@ describe('on the seed', () => {
     expect(sum((m) => m.reactivation_cents)).toBeGreaterThan(0);
   });
 
-  it.each([
+  it.each<Record<string, string>>([
     { from: '2024-11-01', interval: 'month' },
     { from: '2026-10-24', interval: 'day' },
     { from: '2025-06-01', to: '2026-02-28', interval: 'month', plan: 'pro' },

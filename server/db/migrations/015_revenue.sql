@@ -150,7 +150,7 @@ BEGIN
     INSERT INTO revenue_movements (subscription_id, customer_id, at, provider, plan, cadence, currency,
                                    kind_alone, kind_net, paired, other_plan, other_cadence,
                                    delta_twelfths, flip, cohort, cohort_provider)
-    WITH sp AS MATERIALIZED (SELECT * FROM revenue_spans s WHERE %1$s),
+    WITH sp AS (SELECT * FROM revenue_spans s WHERE %1$s),
     first AS (
       SELECT DISTINCT ON (customer_id) customer_id,
              date_trunc('month', valid_from AT TIME ZONE 'UTC')::date AS cohort, provider AS cohort_provider
@@ -161,20 +161,22 @@ BEGIN
       UNION
       SELECT subscription_id, customer_id, valid_to FROM sp WHERE valid_to IS NOT NULL
     ),
+    -- The customer's other spans and the subscription's own are read through the indexes of
+    -- revenue_spans (a condition on the customer keeps every span of it, so nothing is missed).
     ch AS (
       SELECT p.subscription_id, p.customer_id, p.at,
              b.provider AS b_provider, b.plan AS b_plan, b.cadence AS b_cadence, b.currency AS b_currency,
              b.mrr_twelfths AS bv,
              a.provider AS a_provider, a.plan AS a_plan, a.cadence AS a_cadence, a.currency AS a_currency,
              a.mrr_twelfths AS av,
-             EXISTS (SELECT 1 FROM sp o WHERE o.customer_id = p.customer_id AND o.subscription_id <> p.subscription_id
+             EXISTS (SELECT 1 FROM revenue_spans o WHERE o.customer_id = p.customer_id AND o.subscription_id <> p.subscription_id
                         AND o.valid_from < p.at AND (o.valid_to IS NULL OR o.valid_to >= p.at)) AS others_before,
-             EXISTS (SELECT 1 FROM sp o WHERE o.customer_id = p.customer_id AND o.subscription_id <> p.subscription_id
+             EXISTS (SELECT 1 FROM revenue_spans o WHERE o.customer_id = p.customer_id AND o.subscription_id <> p.subscription_id
                         AND o.valid_from <= p.at AND (o.valid_to IS NULL OR o.valid_to > p.at)) AS others_after,
-             EXISTS (SELECT 1 FROM sp o WHERE o.customer_id = p.customer_id AND o.valid_from < p.at) AS ever_before
+             EXISTS (SELECT 1 FROM revenue_spans o WHERE o.customer_id = p.customer_id AND o.valid_from < p.at) AS ever_before
         FROM pts p
-        LEFT JOIN sp b ON b.subscription_id = p.subscription_id AND b.customer_id = p.customer_id AND b.valid_to = p.at
-        LEFT JOIN sp a ON a.subscription_id = p.subscription_id AND a.customer_id = p.customer_id AND a.valid_from = p.at
+        LEFT JOIN revenue_spans b ON b.subscription_id = p.subscription_id AND b.customer_id = p.customer_id AND b.valid_to = p.at
+        LEFT JOIN revenue_spans a ON a.subscription_id = p.subscription_id AND a.customer_id = p.customer_id AND a.valid_from = p.at
     ),
     k AS (
       SELECT ch.*,
