@@ -45,6 +45,11 @@ export const queryKeys = {
     all: () => [...root, 'metrics'] as const,
     overview: (params: QueryParams) => [...root, 'metrics', 'overview', params] as const,
   },
+  webhooks: {
+    all: () => [...root, 'webhooks'] as const,
+    list: (params: QueryParams) => [...root, 'webhooks', 'list', params] as const,
+    detail: (id: string) => [...root, 'webhooks', 'detail', id] as const,
+  },
   isr: {
     all: () => [...root, 'isr'] as const,
     summary: (params: QueryParams) => [...root, 'isr', 'summary', params] as const,

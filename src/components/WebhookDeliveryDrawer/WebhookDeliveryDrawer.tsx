@@ -1,0 +1,282 @@
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import { DASH, formatUtcDateTimeSeconds } from '../../domain/format';
+import type { AsyncState } from '../../domain/types';
+import {
+  OUTCOME_LABELS,
+  PROVIDER_LABELS,
+  formatBytes,
+  outcomeTone,
+  replaySummary,
+  type DeliveryOutcome,
+  type ReplayResult,
+  type WebhookDeliveryDetail,
+} from '../../domain/webhooks';
+import { Badge } from '../Badge';
+import { Banner } from '../Banner';
+import { Button } from '../Button';
+import { DetailList, type DetailItem } from '../DetailList';
+import { JsonBlock } from '../JsonBlock';
+import styles from './WebhookDeliveryDrawer.module.css';
+
+/** Where a replay stands: not asked, running, its result, or the request failed. */
+export type ReplayState =
+  | { status: 'idle' }
+  | { status: 'running' }
+  | { status: 'done'; result: ReplayResult }
+  | { status: 'error'; message: string };
+
+/** Props of {@link WebhookDeliveryDrawer}. */
+export interface WebhookDeliveryDrawerProps {
+  /** Whether the drawer is open (controlled by the screen). */
+  isOpen: boolean;
+  /** Called with false on Close, Escape or a backdrop click. */
+  onOpenChange: (isOpen: boolean) => void;
+  /** GET /webhook-deliveries/:id: the delivery with its headers and payload. */
+  detail: AsyncState<WebhookDeliveryDetail>;
+  /** Whether the signed-in operator may replay (role admin and up). */
+  canReplay: boolean;
+  /** The replay of the open delivery. */
+  replay: ReplayState;
+  /** Replay was clicked. */
+  onReplay: () => void;
+}
+
+/** What an outcome without effects means for the "What it changed" section. */
+const NOTHING_CHANGED: Readonly<Record<DeliveryOutcome, string>> = {
+  applied: 'Nothing needed to change.',
+  duplicate: 'Nothing: the same change was applied before.',
+  ignored: 'Nothing: the server does not act on this delivery.',
+  ignored_test: 'Nothing: a test notification.',
+  invalid: 'Nothing: the delivery was refused as malformed.',
+  refused_signature: 'Nothing: the signature did not prove it came from the provider.',
+  failed: 'Nothing: its transaction failed and was rolled back.',
+};
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className={styles.section}>
+      <h3 className={styles.sectionTitle}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function summaryItems(d: WebhookDeliveryDetail): DetailItem[] {
+  return [
+    { label: 'Received', value: formatUtcDateTimeSeconds(d.receivedAt) },
+    { label: 'Provider', value: PROVIDER_LABELS[d.provider] ?? d.provider },
+    { label: 'Event', value: d.event, kind: 'code' },
+    {
+      label: 'Outcome',
+      value: <Badge tone={outcomeTone(d.outcome)}>{OUTCOME_LABELS[d.outcome]}</Badge>,
+    },
+    { label: 'HTTP answered', value: d.httpStatus || null, kind: 'number' },
+    { label: 'Error or reason', value: d.error },
+    { label: 'Email', value: d.email },
+    { label: 'Subscription ID', value: d.subscriptionId, kind: 'code' },
+    { label: 'Body size', value: formatBytes(d.bodySize), kind: 'number' },
+    {
+      label: 'Last replay',
+      value: d.replayedAt
+        ? `${formatUtcDateTimeSeconds(d.replayedAt)} · ${d.replayOutcome ? OUTCOME_LABELS[d.replayOutcome] : DASH}`
+        : null,
+    },
+  ];
+}
+
+/** The Replay button, or why it is not available, and the last replay's result. */
+function ReplayPanel({
+  detail,
+  canReplay,
+  replay,
+  onReplay,
+}: {
+  detail: WebhookDeliveryDetail;
+  canReplay: boolean;
+  replay: ReplayState;
+  onReplay: () => void;
+}) {
+  const blocked = !canReplay
+    ? 'Replaying needs the admin role.'
+    : !detail.hasBody
+      ? 'Only a verified delivery can be replayed: this one kept only its size.'
+      : null;
+  const isRunning = replay.status === 'running';
+  const blockedId = useId();
+  return (
+    <div className={styles.stack}>
+      <p className={styles.plain}>
+        Re-applies the stored delivery through the webhook&rsquo;s own code. A delivery that was
+        applied replays as a duplicate and changes nothing.
+      </p>
+      <div className={styles.actions}>
+        <Button
+          variant="primary"
+          disabled={blocked !== null}
+          aria-disabled={isRunning || undefined}
+          aria-describedby={blocked ? blockedId : undefined}
+          onClick={() => {
+            if (blocked === null && !isRunning) onReplay();
+          }}
+        >
+          {isRunning ? 'Replaying…' : 'Replay'}
+        </Button>
+        {blocked ? (
+          <p id={blockedId} className={styles.muted}>
+            {blocked}
+          </p>
+        ) : null}
+      </div>
+      {replay.status === 'done' ? (
+        <Banner
+          tone={
+            replay.result.outcome === 'applied'
+              ? 'success'
+              : replay.result.outcome === 'failed' || replay.result.outcome === 'invalid'
+                ? 'danger'
+                : 'info'
+          }
+        >
+          {replaySummary(replay.result)}
+        </Banner>
+      ) : replay.status === 'error' ? (
+        <Banner tone="danger">{replay.message}</Banner>
+      ) : null}
+    </div>
+  );
+}
+
+function DeliverySections({
+  detail,
+  canReplay,
+  replay,
+  onReplay,
+}: {
+  detail: WebhookDeliveryDetail;
+  canReplay: boolean;
+  replay: ReplayState;
+  onReplay: () => void;
+}) {
+  return (
+    <>
+      <Section title="Delivery">
+        <DetailList items={summaryItems(detail)} />
+      </Section>
+      <Section title="What it changed">
+        {detail.effects.length > 0 ? (
+          <ul className={styles.effects}>
+            {detail.effects.map((effect) => (
+              <li key={effect}>
+                <code>{effect}</code>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className={styles.plain}>{NOTHING_CHANGED[detail.outcome]}</p>
+        )}
+      </Section>
+      <Section title="Replay">
+        <ReplayPanel detail={detail} canReplay={canReplay} replay={replay} onReplay={onReplay} />
+      </Section>
+      <Section title="Payload">
+        {detail.body === null ? (
+          <p className={styles.plain}>
+            Only its size was kept ({formatBytes(detail.bodySize)}): the delivery was not verified.
+          </p>
+        ) : (
+          <JsonBlock label="Payload" value={detail.body} isLabelHidden />
+        )}
+      </Section>
+      <Section title="Headers">
+        <JsonBlock label="Headers" value={detail.headers} isLabelHidden />
+      </Section>
+    </>
+  );
+}
+
+/**
+ * One webhook delivery in a right-side modal dialog titled 'Webhook delivery': what arrived, what
+ * became of it and what it changed, the pretty-printed payload and headers, and Replay for admins
+ * (disabled with the reason otherwise). Closes on Close, Escape and a backdrop click; focus
+ * returns to the row's View button. Times are UTC.
+ */
+export function WebhookDeliveryDrawer({
+  isOpen,
+  onOpenChange,
+  detail,
+  canReplay,
+  replay,
+  onReplay,
+}: WebhookDeliveryDrawerProps) {
+  const returnFocusRef = useRef<HTMLElement | null>(null);
+  // Remember the trigger before Radix moves focus into the drawer, so focus can go back to it.
+  useLayoutEffect(() => {
+    if (!isOpen) return;
+    const active = document.activeElement;
+    returnFocusRef.current =
+      active instanceof HTMLElement && active !== document.body ? active : null;
+  }, [isOpen]);
+  const handleCloseAutoFocus = (event: Event) => {
+    const trigger = returnFocusRef.current;
+    returnFocusRef.current = null;
+    if (trigger?.isConnected) {
+      event.preventDefault();
+      trigger.focus();
+    }
+  };
+  const subtitle =
+    detail.status === 'ready'
+      ? [PROVIDER_LABELS[detail.data.provider] ?? detail.data.provider, detail.data.event]
+          .filter(Boolean)
+          .join(' · ')
+      : null;
+
+  return (
+    <Dialog.Root open={isOpen} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content
+          className={styles.panel}
+          aria-describedby={undefined}
+          onCloseAutoFocus={handleCloseAutoFocus}
+        >
+          <header className={styles.header}>
+            <div className={styles.heading}>
+              <Dialog.Title className={styles.title}>Webhook delivery</Dialog.Title>
+              {subtitle != null ? (
+                <Dialog.Description className={styles.subtitle}>
+                  {subtitle ? <span className={styles.who}>{subtitle}</span> : null}
+                  <span className={styles.utcNote}>Times in UTC</span>
+                </Dialog.Description>
+              ) : null}
+            </div>
+            <Dialog.Close asChild>
+              <Button>Close</Button>
+            </Dialog.Close>
+          </header>
+          <div className={styles.body} aria-busy={detail.status === 'loading'}>
+            {detail.status === 'loading' ? (
+              <p role="status" className={styles.muted}>
+                Loading delivery…
+              </p>
+            ) : detail.status === 'error' ? (
+              <Banner tone="danger">
+                {detail.message.trim() || 'Failed to load the webhook delivery'}
+              </Banner>
+            ) : detail.status === 'empty' ? (
+              <Banner tone="neutral">No such delivery.</Banner>
+            ) : (
+              <DeliverySections
+                detail={detail.data}
+                canReplay={canReplay}
+                replay={replay}
+                onReplay={onReplay}
+              />
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

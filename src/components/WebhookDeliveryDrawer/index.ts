@@ -1,0 +1,5 @@
+export {
+  WebhookDeliveryDrawer,
+  type ReplayState,
+  type WebhookDeliveryDrawerProps,
+} from './WebhookDeliveryDrawer';

@@ -1,0 +1,1 @@
+export { WebhooksTable, WEBHOOKS_COLUMNS, type WebhooksTableProps } from './WebhooksTable';
