@@ -103,6 +103,17 @@ const SCREENS: readonly ScreenRoute[] = [
     Component: () => import('../screens/IsrScreen').then((m) => m.IsrScreen),
   },
   {
+    path: 'webhooks',
+    title: 'Webhooks',
+    Component: () => import('../screens/WebhooksScreen').then((m) => m.WebhooksScreen),
+    firstQuery: listPage(() =>
+      Promise.all([import('../domain/webhooks'), import('../api/webhooks')]).then(([d, api]) => [
+        d.WEBHOOKS_LIST,
+        api.webhookDeliveriesQueryOptions,
+      ]),
+    ),
+  },
+  {
     path: 'logs',
     title: 'Logs',
     Component: () => import('../screens/LogsScreen').then((m) => m.LogsScreen),

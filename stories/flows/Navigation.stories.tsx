@@ -11,6 +11,7 @@ import {
   whoamiHandlers,
 } from '../../tests/msw/handlers';
 import { logsHandlers } from '../../tests/msw/handlers-logs';
+import { webhooksHandlers } from '../../tests/msw/handlers-webhooks';
 import {
   isrAffiliatesHandlers,
   isrDailyHandlers,
@@ -44,6 +45,7 @@ const meta = {
         isrAffiliatesHandlers.ok(),
         isrEventsHandlers.list(),
         logsHandlers.list(),
+        ...webhooksHandlers.all(),
         quietStream(),
       ],
     },
@@ -101,6 +103,7 @@ export const EverySidebarEntry: Story = {
       ['Users', '/users', 'Users'],
       ['Subscriptions', '/subscriptions', 'Subscriptions'],
       ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)'],
+      ['Webhooks', '/webhooks', 'Webhooks'],
       ['Logs', '/logs', 'Logs'],
       ['Settings', '/settings', 'Settings'],
       ['Maintenance', '/maintenance', 'Maintenance'],

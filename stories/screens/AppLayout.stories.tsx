@@ -68,7 +68,7 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /**
- * Desktop, sidebar expanded by default: operator 'Admin', the eight entries (no product sites configured).
+ * Desktop, sidebar expanded by default: operator 'Admin', the nine entries (no product sites configured).
  * Collapse and Expand persist '1' and '0' under mg_sidebar_collapsed.
  */
 export const Expanded: Story = {
@@ -79,7 +79,7 @@ export const Expanded: Story = {
     await expect(canvas.queryByRole('link', { name: /^Website/ })).toBeNull();
     await expect(canvas.queryByRole('link', { name: /^Forum/ })).toBeNull();
     const nav = canvas.getByRole('navigation', { name: 'Main' });
-    await expect(within(nav).getAllByRole('link')).toHaveLength(8);
+    await expect(within(nav).getAllByRole('link')).toHaveLength(9);
     await expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
       'aria-current',
       'page',

@@ -218,6 +218,7 @@ test('every sidebar entry opens its screen under /admin, with its title in the b
     ['Users', '/users', 'Users'],
     ['Subscriptions', '/subscriptions', 'Subscriptions'],
     ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)'],
+    ['Webhooks', '/webhooks', 'Webhooks'],
     ['Logs', '/logs', 'Logs'],
     ['Settings', '/settings', 'Settings'],
     ['Maintenance', '/maintenance', 'Maintenance'],

@@ -16,6 +16,7 @@ import {
   SubscriptionsIcon,
   TrackingIcon,
   UsersIcon,
+  WebhooksIcon,
 } from './icons';
 import { MobileNavDialog } from './MobileNavDialog';
 import styles from './AppLayout.module.css';
@@ -33,13 +34,14 @@ export interface MainNavEntry {
   icon: ComponentType<SVGProps<SVGSVGElement>>;
 }
 
-/** The eight sidebar entries of §2 Layout, in order. */
+/** The sidebar entries of §2 Layout, in order, with Webhooks after Integrated Tracking. */
 export const MAIN_NAV: readonly MainNavEntry[] = [
   { to: '/', label: 'Dashboard', icon: DashboardIcon },
   { to: '/metrics', label: 'Metrics', icon: MetricsIcon },
   { to: '/users', label: 'Users', icon: UsersIcon },
   { to: '/subscriptions', label: 'Subscriptions', icon: SubscriptionsIcon },
   { to: '/isr', label: 'Integrated Tracking', icon: TrackingIcon },
+  { to: '/webhooks', label: 'Webhooks', icon: WebhooksIcon },
   { to: '/logs', label: 'Logs', icon: LogsIcon },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
   { to: '/maintenance', label: 'Maintenance', icon: MaintenanceIcon },
@@ -87,7 +89,7 @@ interface MainNavListProps {
   onNavigate?: () => void;
 }
 
-/** The eight entries as NavLinks; the active one gets aria-current="page" from NavLink. */
+/** The entries as NavLinks; the active one gets aria-current="page" from NavLink. */
 function MainNavList({ isCompact, onNavigate }: MainNavListProps) {
   return (
     <ul className={styles.navList}>

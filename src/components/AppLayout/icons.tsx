@@ -80,6 +80,17 @@ export function TrackingIcon(props: IconProps) {
   );
 }
 
+/** Webhooks: an inbox tray with an arrow coming in. */
+export function WebhooksIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 3v9" />
+      <path d="M8.5 8.5 12 12l3.5-3.5" />
+      <path d="M3 13h5l1.5 3h5l1.5-3h5v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
+    </Icon>
+  );
+}
+
 /** Logs: lines of text. */
 export function LogsIcon(props: IconProps) {
   return (
