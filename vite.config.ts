@@ -94,8 +94,8 @@ export default defineConfig({
       // design; Rolldown would print a timing report on every build.
       checks: { bundlerTimings: false },
       output: {
-        // The chart code (visx, d3 and the chart views) in one lazy chunk, shared by the Metrics
-        // and Integrated Tracking screens; the sign-in page and the dashboard never load it.
+        // The chart code (visx, d3 and the chart views) in one lazy chunk, shared by the Metrics,
+        // Revenue and Integrated Tracking screens; the sign-in page and the dashboard never load it.
         codeSplitting: {
           // Only the matched modules go to the group: never React or other shared code the
           // entry needs (which would make every page load the chart chunk).
@@ -103,7 +103,7 @@ export default defineConfig({
           groups: [
             {
               name: 'charts',
-              test: /node_modules[\\/](@visx[\\/]|d3-|internmap[\\/]|reduce-css-calc[\\/]|reduce-function-call[\\/]|math-expression-evaluator[\\/])|src[\\/]components[\\/](ChartFrame|ChartLegend|DailyBarsChart|TrendChart|RankedBarsChart|PieChart)[\\/]/,
+              test: /node_modules[\\/](@visx[\\/]|d3-|internmap[\\/]|reduce-css-calc[\\/]|reduce-function-call[\\/]|math-expression-evaluator[\\/])|src[\\/]components[\\/](ChartFrame|ChartLegend|DailyBarsChart|TrendChart|RankedBarsChart|PieChart|MovementsChart|CohortHeatmap)[\\/]/,
             },
           ],
         },

@@ -76,6 +76,18 @@ const SCREENS: readonly ScreenRoute[] = [
     Component: () => import('../screens/MetricsScreen').then((m) => m.MetricsScreen),
   },
   {
+    path: 'revenue',
+    title: 'Revenue',
+    Component: () => import('../screens/RevenueScreen').then((m) => m.RevenueScreen),
+    firstQuery: async (queryClient, url) => {
+      const [d, api] = await Promise.all([import('../domain/revenue'), import('../api/revenue')]);
+      const filters = d.revenueFiltersFromSearch(url.searchParams);
+      return queryClient.ensureQueryData(
+        api.revenueQueryOptions(d.revenueQueryFromFilters(filters, new Date())),
+      );
+    },
+  },
+  {
     path: 'users',
     title: 'Users',
     Component: () => import('../screens/UsersScreen').then((m) => m.UsersScreen),

@@ -22,6 +22,7 @@ import { liveStreamHandlers } from './handlers-live';
 import { logsHandlers } from './handlers-logs';
 import { maintenanceHandlers } from './handlers-maintenance';
 import { metricsDefaultHandlers } from './handlers-metrics';
+import { revenueDefaultHandlers } from './handlers-revenue';
 
 /**
  * A signed-in console where every call answers from the fixtures: for dev and as a story base
@@ -44,6 +45,7 @@ export function defaultHandlers(): HttpHandler[] {
     clickbankOrdersHandlers.list(),
     logsHandlers.list(),
     ...metricsDefaultHandlers(),
+    ...revenueDefaultHandlers(),
     ...maintenanceHandlers(),
     liveStreamHandlers.quiet(),
   ];

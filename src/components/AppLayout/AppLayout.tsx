@@ -12,6 +12,7 @@ import {
   MaintenanceIcon,
   MenuIcon,
   MetricsIcon,
+  RevenueIcon,
   SettingsIcon,
   SubscriptionsIcon,
   TrackingIcon,
@@ -38,6 +39,7 @@ export interface MainNavEntry {
 export const MAIN_NAV: readonly MainNavEntry[] = [
   { to: '/', label: 'Dashboard', icon: DashboardIcon },
   { to: '/metrics', label: 'Metrics', icon: MetricsIcon },
+  { to: '/revenue', label: 'Revenue', icon: RevenueIcon },
   { to: '/users', label: 'Users', icon: UsersIcon },
   { to: '/subscriptions', label: 'Subscriptions', icon: SubscriptionsIcon },
   { to: '/isr', label: 'Integrated Tracking', icon: TrackingIcon },

@@ -46,6 +46,17 @@ export function MetricsIcon(props: IconProps) {
   );
 }
 
+/** Revenue: a rising line over a baseline. */
+export function RevenueIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M3 21h18" />
+      <path d="M4 16l5-5 4 3 7-8" />
+      <path d="M15 6h5v5" />
+    </Icon>
+  );
+}
+
 /** Users: two people. */
 export function UsersIcon(props: IconProps) {
   return (

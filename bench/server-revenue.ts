@@ -1,0 +1,116 @@
+/**
+ * Benchmark of the revenue endpoints (GET /metrics/revenue, /metrics/revenue/movements/:date,
+ * /metrics/cohorts): a Db seeded with the demo data (server/seed, 100 000 customers by default,
+ * their MRR history included), then typical requests through the real route handlers, each
+ * BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms and the process CPU
+ * time per request next to the targets (/metrics/revenue over 24 months ≤ 150 ms p95,
+ * /metrics/cohorts ≤ 250 ms p95). Figures only; nothing asserts them.
+ *
+ *   npx tsx bench/server-revenue.ts                          # 100k customers
+ *   BENCH_CUSTOMERS=20000 npx tsx bench/server-revenue.ts
+ *   BENCH_DATA_DIR=/tmp/bench-revenue npx tsx bench/server-revenue.ts   # keep and reuse the database
+ */
+import { openDatabase } from '../server/db';
+import { seedDemoData } from '../server/seed';
+import { revenueRoutes } from '../server/revenue/routes';
+import { testApp, testDeps } from '../server/testing/app';
+import { percentile } from './support';
+
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = 2;
+const NOW = new Date('2026-11-22T12:00:00.000Z');
+
+async function main(): Promise<void> {
+  const dataDir = process.env.BENCH_DATA_DIR ?? 'memory';
+  const db = await openDatabase(dataDir);
+  const have =
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers')).rows[0]?.n ?? 0;
+  let seedLine = 'reused';
+  if (have === 0) {
+    const s = await seedDemoData(db, { customers: CUSTOMERS, seed: 42, now: NOW });
+    seedLine = `seeded ${CUSTOMERS} customers in ${(s.durationMs / 1000).toFixed(1)} s`;
+  } else if (have !== CUSTOMERS) {
+    throw new Error(
+      `${dataDir} holds ${have} customers, not ${CUSTOMERS}; use another BENCH_DATA_DIR`,
+    );
+  }
+  const c = (
+    await db.query<{ spans: number; movements: number; daily: number; cohort: number }>(
+      `SELECT (SELECT count(*) FROM revenue_spans)::int AS spans, (SELECT count(*) FROM revenue_movements)::int AS movements,
+              (SELECT count(*) FROM revenue_daily)::int AS daily, (SELECT count(*) FROM revenue_cohort_monthly)::int AS cohort`,
+    )
+  ).rows[0];
+  console.log(
+    `database (${dataDir}): ${seedLine}\n  ${c?.spans} spans, ${c?.movements} movements, roll-ups ${c?.daily} + ${c?.cohort} rows`,
+  );
+  const app = testApp(testDeps(db, NOW, { fxRates: { USD: 1, EUR: 1.08, GBP: 1.27 } }), [
+    revenueRoutes,
+  ]);
+  const queries: [string, string, number][] = [
+    ['revenue: 24 months, monthly', '/metrics/revenue?from=2024-11-01&interval=month', 150],
+    [
+      'revenue: 24 months, plan=Pro',
+      '/metrics/revenue?from=2024-11-01&interval=month&plan=Pro',
+      150,
+    ],
+    [
+      'revenue: 24 months, provider=clickbank cadence=monthly',
+      '/metrics/revenue?from=2024-11-01&interval=month&provider=clickbank&cadence=monthly',
+      150,
+    ],
+    ['revenue: 28 days, daily', '/metrics/revenue?from=2026-10-26&interval=day', 150],
+    ['revenue: 365 days, daily', '/metrics/revenue?from=2025-11-23&interval=day', 150],
+    ['cohorts: 24 months', '/metrics/cohorts?from=2024-11-01', 250],
+    [
+      'cohorts: 24 months, provider=lemonsqueezy',
+      '/metrics/cohorts?from=2024-11-01&provider=lemonsqueezy',
+      250,
+    ],
+    [
+      'movements: one month, churn',
+      '/metrics/revenue/movements/2026-10-01?interval=month&kind=churn',
+      0,
+    ],
+  ];
+  const rows: Array<{ name: string; p50: number; p95: number; cpu95: number; target: number }> = [];
+  for (const [name, path, target] of queries) {
+    const times: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      const cpu0 = process.cpuUsage();
+      const started = performance.now();
+      const res = await app.request(path);
+      const text = await res.text();
+      const ms = performance.now() - started;
+      const used = process.cpuUsage(cpu0);
+      if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status} ${text}`);
+      if (i >= WARMUP) {
+        times.push(ms);
+        cpu.push((used.user + used.system) / 1000);
+      }
+    }
+    rows.push({
+      name,
+      p50: percentile(times, 50),
+      p95: percentile(times, 95),
+      cpu95: percentile(cpu, 95),
+      target,
+    });
+  }
+  const width = Math.max(...rows.map((r) => r.name.length));
+  console.log(
+    `\n${'request'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'cpu p95'.padStart(8)}  target`,
+  );
+  for (const r of rows) {
+    console.log(
+      `${r.name.padEnd(width)}  ${r.p50.toFixed(1).padStart(8)}  ${r.p95.toFixed(1).padStart(8)}  ${r.cpu95.toFixed(1).padStart(8)}  ${r.target > 0 ? `≤${r.target}` : '—'}`,
+    );
+  }
+  console.log(
+    `\n${RUNS} runs per request after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; Node ${process.version}.`,
+  );
+  await db.close();
+}
+
+await main();

@@ -1,0 +1,1 @@
+export { CohortHeatmap, heatLevel, type CohortHeatmapProps } from './CohortHeatmap';

@@ -1,0 +1,2 @@
+export { MovementsChart, type MovementsChartProps } from './MovementsChart';
+export { MOVEMENT_COLORS } from './colors';

@@ -1,0 +1,1 @@
+export { RevenueView, type RevenueViewProps } from './RevenueView';
