@@ -100,6 +100,7 @@ export const EverySidebarEntry: Story = {
     const nav = canvas.getByRole('navigation', { name: 'Main' });
     const screens: [label: string, path: string, title: string][] = [
       ['Metrics', '/metrics', 'Metrics'],
+      ['Revenue', '/revenue', 'Revenue'],
       ['Users', '/users', 'Users'],
       ['Subscriptions', '/subscriptions', 'Subscriptions'],
       ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)'],

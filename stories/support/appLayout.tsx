@@ -137,6 +137,7 @@ export const NARROW_DESKTOP_WIDTH = 768;
 const SIDEBAR_LABELS = [
   'Dashboard',
   'Metrics',
+  'Revenue',
   'Users',
   'Subscriptions',
   'Integrated Tracking',
@@ -148,6 +149,7 @@ const SIDEBAR_LABELS = [
 const SIDEBAR_ROUTES = [
   '/',
   '/metrics',
+  '/revenue',
   '/users',
   '/subscriptions',
   '/isr',
