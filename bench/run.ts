@@ -9,6 +9,8 @@
  * The dashboard stats benchmark (cache, sliced aggregate, a cheap request's latency while /stats
  * is computed) runs here at 20 000 customers; the full-size figures (100 000) come from
  * `npx tsx bench/server-stats.ts`.
+ * The revenue benchmark runs here at 20 000 customers; the full-size figures (100 000) come from
+ * `npx tsx bench/server-revenue.ts`.
  * The logs search benchmark runs at BENCH_LOG_ROWS (default here 200 000; 1 000 000 for the
  * full-size figure, which takes minutes to build its indexes).
  */
@@ -38,6 +40,10 @@ run('server list queries', 'npx', ['tsx', 'bench/server-lists.ts'], {
 run('server metrics and ISR queries', 'npx', ['tsx', 'bench/server-metrics.ts'], {
   BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
   BENCH_ISR_EVENTS: process.env.BENCH_ISR_EVENTS ?? '200000',
+  BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
+});
+run('server revenue queries', 'npx', ['tsx', 'bench/server-revenue.ts'], {
+  BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
   BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
 });
 run('server dashboard stats: cache and sliced aggregate', 'npx', ['tsx', 'bench/server-stats.ts'], {

@@ -244,7 +244,7 @@ export async function revenueOverview(
     totals.churn += m.churn_cents;
   }
 
-  const customers = await customerFigures(deps, r, missing);
+  const customers = await customerFigures(deps, r, start, missing);
   const months = (r.endMs - r.fromMs) / DAY_MS / (365.25 / 12);
   const customerChurnRate = customers.start > 0 ? customers.churned / customers.start : null;
   const arpa = customers.end > 0 ? Math.round(mrrEnd / customers.end) : null;
@@ -294,81 +294,64 @@ const recursAt = (a: string, p: string) =>
 /**
  * Customers recurring at the start and at the end, those of the start who churned in the range,
  * and the NRR numerator: MRR at the start + expansion − contraction − churn of the customers
- * recurring at the start (reactivations left out), in reporting cents.
+ * recurring at the start (reactivations left out), in reporting cents. One statement reads the
+ * customers of the start once for all three of its figures.
  */
 async function customerFigures(
   deps: AppDeps,
   r: RevenueRange,
+  start: Groups,
   missing: Set<string>,
 ): Promise<{ start: number; end: number; churned: number; nrrNumeratorCents: number }> {
   const { db, config } = deps;
   const fromIso = new Date(r.fromMs).toISOString();
   const endIso = new Date(r.endMs).toISOString();
-  const countAt = async (iso: string): Promise<number> => {
-    const params: unknown[] = [iso];
-    const f = filterSql(r, params, 's');
-    const res = await db.query<{ n: number }>(
-      `SELECT count(DISTINCT s.customer_id)::int AS n FROM revenue_spans s
-        WHERE ${recursAt('s', '$1')} ${f.where.map((w) => `AND ${w}`).join(' ')}`,
-      params,
-    );
-    return res.rows[0]?.n ?? 0;
-  };
-  const start = await countAt(fromIso);
-  const end = r.endMs === r.fromMs ? start : await countAt(endIso);
-
   const params: unknown[] = [fromIso, endIso];
   const mf = filterSql(r, [...params], 'm');
   const sf = filterSql(r, params, 's');
   // The movement filters reuse the span filters' parameters (same values, same order).
-  const res = await db.query<{ currency: string; kind: MovementKind; t: string }>(
-    `WITH c0 AS (
+  const res = await db.query<{
+    currency: string | null;
+    t: string | null;
+    customers: number;
+    churned: number;
+  }>(
+    `WITH c0 AS MATERIALIZED (
        SELECT DISTINCT s.customer_id FROM revenue_spans s
         WHERE ${recursAt('s', '$1')} ${sf.where.map((w) => `AND ${w}`).join(' ')}
+     ),
+     m0 AS MATERIALIZED (
+       SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
+         FROM revenue_movements m JOIN c0 USING (customer_id)
+        WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
      )
-     SELECT m.currency, ${mf.kind} AS kind, sum(m.delta_twelfths)::text AS t
-       FROM revenue_movements m JOIN c0 USING (customer_id)
-      WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
-        AND (${mf.kind}) IN ('expansion', 'contraction', 'churn')
-      GROUP BY 1, 2`,
+     SELECT currency, sum(delta_twelfths)::text AS t,
+            (SELECT count(*) FROM c0)::int AS customers,
+            (SELECT count(DISTINCT customer_id) FROM m0 WHERE kind_alone = 'churn')::int AS churned
+       FROM m0 WHERE kind IN ('expansion', 'contraction', 'churn')
+      GROUP BY ROLLUP (currency)`,
     params,
   );
-  const startGroups = await startMrrByCurrency(deps, r);
-  let numerator = exactCents(startGroups, config, missing);
-  const churnedCustomers = await db.query<{ n: number }>(
-    `WITH c0 AS (
-       SELECT DISTINCT s.customer_id FROM revenue_spans s
-        WHERE ${recursAt('s', '$1')} ${sf.where.map((w) => `AND ${w}`).join(' ')}
-     )
-     SELECT count(DISTINCT m.customer_id)::int AS n
-       FROM revenue_movements m JOIN c0 USING (customer_id)
-      WHERE m.at >= $1 AND m.at < $2 AND m.kind_alone = 'churn' ${mf.where.map((w) => `AND ${w}`).join(' ')}`,
-    params,
-  );
+  let numerator = exactCents(start, config, missing);
   for (const row of res.rows) {
+    if (row.currency == null) continue;
     const g: Groups = new Map([[key(row.currency, 'monthly'), num(row.t)]]);
     numerator += exactCents(g, config, missing);
   }
-  return {
-    start,
-    end,
-    churned: churnedCustomers.rows[0]?.n ?? 0,
-    nrrNumeratorCents: Math.round(numerator),
-  };
-}
-
-/** MRR at the start per (currency, cadence) in twelfths, from the roll-up. */
-async function startMrrByCurrency(deps: AppDeps, r: RevenueRange): Promise<Groups> {
-  const params: unknown[] = [r.from];
-  const f = filterSql(r, params, 'd');
-  const res = await deps.db.query<{ currency: string; cadence: string; t: string }>(
-    `SELECT d.currency, d.cadence, sum(d.delta_twelfths)::text AS t FROM revenue_daily d
-      WHERE d.day < $1 ${f.where.map((w) => `AND ${w}`).join(' ')} GROUP BY 1, 2`,
-    params,
-  );
-  const g: Groups = new Map();
-  for (const row of res.rows) addTo(g, row.currency, row.cadence, num(row.t));
-  return g;
+  const customersStart = res.rows[0]?.customers ?? 0;
+  const churned = res.rows[0]?.churned ?? 0;
+  let end = customersStart;
+  if (r.endMs !== r.fromMs) {
+    const endParams: unknown[] = [endIso];
+    const ef = filterSql(r, endParams, 's');
+    const e = await db.query<{ n: number }>(
+      `SELECT count(DISTINCT s.customer_id)::int AS n FROM revenue_spans s
+        WHERE ${recursAt('s', '$1')} ${ef.where.map((w) => `AND ${w}`).join(' ')}`,
+      endParams,
+    );
+    end = e.rows[0]?.n ?? 0;
+  }
+  return { start: customersStart, end, churned, nrrNumeratorCents: Math.round(numerator) };
 }
 
 /** MRR at the end of the range by provider and by plan, in reporting cents, largest first. */
