@@ -17,6 +17,10 @@ import { asObject, readInt, readString, wireBool, wireString } from './wire';
 export interface LoginCredentials {
   email: string;
   password: string;
+  /** The 6-digit code of an operator with two-factor sign-in (after an OTP_REQUIRED answer). */
+  otp?: string;
+  /** Or one of their single-use recovery codes instead of `otp`. */
+  recoveryCode?: string;
 }
 
 /**
@@ -43,7 +47,9 @@ function failedLogin(code: string | null, serverMessage: string | null): LoginRe
 }
 
 /**
- * POST /auth/login {email, password} → LoginResult (§7, §8). On success the token is stored
+ * POST /auth/login {email, password, otp? | recovery_code?} → LoginResult (§7, §8; docs/api.md:
+ * a password alone for an operator with two-factor sign-in answers code OTP_REQUIRED, a wrong
+ * code OTP_INVALID). On success the token is stored
  * (setToken). Never rejects for an answer or a network failure — those come back as ok:false
  * with the text to show: a §8 code's text, else the answer's own message, else 'Login failed'
  * (whatever the status text; also for no answer or a time-out). DB_UNAVAILABLE is always
@@ -57,7 +63,14 @@ export async function login(
   try {
     const answer = await apiRequest('/auth/login', {
       method: 'POST',
-      body: { email: credentials.email, password: credentials.password },
+      body: {
+        email: credentials.email,
+        password: credentials.password,
+        ...(credentials.otp !== undefined ? { otp: credentials.otp } : {}),
+        ...(credentials.recoveryCode !== undefined
+          ? { recovery_code: credentials.recoveryCode }
+          : {}),
+      },
       schema: loginWire,
       signal,
       authProbe: true,
@@ -144,6 +157,74 @@ export async function fetchWhoAmI(signal?: AbortSignal): Promise<WhoAmI> {
     if (error instanceof ApiError && error.status === 401) return { ok: false, user: null };
     throw error;
   }
+}
+
+/**
+ * Asks GET /auth/whoami as a normal call (not a probe): a session that has ended answers 401,
+ * which clears the token and runs the sign-out handlers like any other 401. Resolves with whether
+ * the session still holds.
+ */
+export async function checkSession(): Promise<boolean> {
+  const answer = await apiRequest('/auth/whoami', { schema: whoamiWire });
+  return answer.ok === true;
+}
+
+/** Who an invitation is for (POST /auth/invite/check). */
+export interface InviteDetails {
+  email: string;
+  name: string;
+  role: string;
+  /** When the link stops working (ISO 8601 UTC). */
+  expiresAt: string;
+}
+
+const inviteWire = z.object({
+  email: z.string(),
+  name: z.string(),
+  role: z.string(),
+  expires_at: z.string(),
+});
+
+/**
+ * POST /auth/invite/check {token} → who the invitation is for, or null when the link is unknown,
+ * used or expired (404 INVITE_INVALID). Needs no session. Other failures reject with ApiError.
+ */
+export async function checkInvite(
+  token: string,
+  signal?: AbortSignal,
+): Promise<InviteDetails | null> {
+  try {
+    const answer = await apiRequest('/auth/invite/check', {
+      method: 'POST',
+      body: { token },
+      schema: inviteWire,
+      signal,
+      authProbe: true,
+    });
+    return {
+      email: answer.email,
+      name: answer.name,
+      role: answer.role,
+      expiresAt: answer.expires_at,
+    };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
+}
+
+/**
+ * POST /auth/invite/accept {token, password} → the invitee's email once their password is set.
+ * Rejects with ApiError: 400 WEAK_PASSWORD (its message says why), 404 INVITE_INVALID, 429.
+ */
+export async function acceptInvite(token: string, password: string): Promise<string> {
+  const answer = await apiRequest('/auth/invite/accept', {
+    method: 'POST',
+    body: { token, password },
+    schema: z.object({ email: z.string() }),
+    authProbe: true,
+  });
+  return answer.email;
 }
 
 /** GET /health, normalised: reachable with its version and uptime when reported. */

@@ -97,6 +97,12 @@ export interface LiveEventsClientOptions {
   onEvent?: (event: LiveEvent, info: LiveEventInfo) => void;
   /** Called when the stream opens again after a failure (what was missed may be stale). */
   onReconnect?: () => void;
+  /**
+   * Called when the server refused or ended the stream for good (EventSource gave up: readyState
+   * CLOSED), e.g. the session ended because an owner disabled the operator; the page then checks
+   * its session, and a 401 signs it out.
+   */
+  onClosed?: () => void;
   /** Where problems are logged (default console.warn); they are never shown (§8). */
   warn?: (...args: unknown[]) => void;
 }
@@ -151,6 +157,7 @@ export function createLiveEventsClient(options: LiveEventsClientOptions): LiveEv
     feedLimit = LIVE_FEED_LIMIT,
     onEvent,
     onReconnect,
+    onClosed,
     warn = console.warn,
   } = options;
 
@@ -256,6 +263,13 @@ export function createLiveEventsClient(options: LiveEventsClientOptions): LiveEv
       const what: StreamSignal = opened.readyState === READY_STATE.CLOSED ? 'closed' : 'error';
       signal(what);
       warn('Live event stream error', { readyState: opened.readyState, failures: status.failures });
+      if (what === 'closed') {
+        try {
+          onClosed?.();
+        } catch (error) {
+          warn('Live event closed handler failed', error);
+        }
+      }
       if (shouldTakeOverRetry(status, what)) {
         closeSource();
         scheduleRetry();

@@ -137,6 +137,17 @@ const SCREENS: readonly ScreenRoute[] = [
     ),
   },
   {
+    path: 'audit',
+    title: 'Audit',
+    Component: () => import('../screens/AuditScreen').then((m) => m.AuditScreen),
+    firstQuery: listPage(() =>
+      Promise.all([import('../domain/audit'), import('../api/audit')]).then(([d, api]) => [
+        d.AUDIT_LIST,
+        api.auditQueryOptions,
+      ]),
+    ),
+  },
+  {
     path: 'settings',
     title: 'Settings',
     Component: () => import('../screens/SettingsScreen').then((m) => m.SettingsScreen),
@@ -181,6 +192,13 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
           handle: { title: 'Admin Login' } satisfies RouteHandle,
           lazy: async () => ({
             Component: (await import('../screens/LoginScreen')).LoginScreen,
+          }),
+        },
+        {
+          path: 'invite/:token',
+          handle: { title: 'Set up your account' } satisfies RouteHandle,
+          lazy: async () => ({
+            Component: (await import('../screens/InviteScreen')).InviteScreen,
           }),
         },
         {

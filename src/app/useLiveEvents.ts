@@ -11,6 +11,7 @@
  * It returns what the header shows: the stream state, the feed, the unread count, and the feed's
  * open state with its handler.
  */
+import { checkSession } from '../api/auth';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { eventsStreamUrl, liveResourceQueryKey } from '../api/events';
@@ -99,6 +100,10 @@ export function connectLiveEvents({
     },
     onReconnect() {
       for (const resource of ALL_LIVE_RESOURCES) invalidations.request(resource);
+    },
+    onClosed() {
+      // A 401 here signs the page out (the client's 401 handling); any other answer changes nothing.
+      void checkSession().catch(() => undefined);
     },
   });
   return { client, dispose: () => invalidations.dispose() };

@@ -27,10 +27,14 @@ import type { LiveEvent, StreamState } from '../domain/live';
 import { LOGIN_PATH } from './useLoginRedirect';
 import { MOBILE_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
 import { useNow } from './useNow';
+import { useOperator } from './useOperator';
 import { useSoundSetting } from './useSoundAlerts';
 import { useStoredFlag } from './useStoredFlag';
 
-/** The operator's fixed display name (§2 Layout). */
+/**
+ * The display name shown when the server names no operator (§2 Layout's fixed 'Admin', and the
+ * bootstrap operator's name).
+ */
 export const OPERATOR_NAME = 'Admin';
 
 /**
@@ -101,6 +105,7 @@ export function AppLayoutScreen({ children, live }: AppLayoutScreenProps) {
   // The overlay is open only at the location it was opened at: any navigation closes it.
   const [mobileNavOpenAt, setMobileNavOpenAt] = useState<string | null>(null);
   const logout = useLogout();
+  const { operator } = useOperator();
   // The run-time config is fixed for the page's life (it is in place before the app runs).
   const [siteLinks] = useState(() => productSiteLinks(getConfig()));
   const now = useNow();
@@ -122,7 +127,7 @@ export function AppLayoutScreen({ children, live }: AppLayoutScreenProps) {
   return (
     <AppLayout
       viewport={isMobile ? 'mobile' : 'desktop'}
-      operatorName={OPERATOR_NAME}
+      operatorName={operator?.name ?? OPERATOR_NAME}
       siteLinks={siteLinks}
       isSoundEnabled={isSoundEnabled}
       onSoundToggle={handleSoundToggle}

@@ -8,8 +8,12 @@
  *   error of the §8 code table (fallback 'Login failed'); DB_UNAVAILABLE shows the amber notice
  *   instead and does not block. A failed sign-in puts focus back in the Password field; the
  *   error banner is an alert, so it is announced.
+ * - An operator with two-factor sign-in: the right password answers OTP_REQUIRED, and the form
+ *   asks for the authenticator code (or a recovery code), sent with the same email and password;
+ *   a wrong code (OTP_INVALID) shows its error and keeps the code step.
+ * - An operator an owner requires to enrol in two-factor sign-in goes to the enrolment first.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { backendCheckQueryOptions, useLogin, whoamiQueryOptions } from '../api/auth';
@@ -17,14 +21,16 @@ import { getConfig } from '../api/config';
 import { hasToken } from '../api/token';
 import { LOGIN_MESSAGES, backendNotice, loginBannerKind } from '../domain/auth';
 import { LoginView } from '../components/LoginView';
-import { useLoginRedirect } from './useLoginRedirect';
+import { ENROLMENT_PATH, useLoginRedirect } from './useLoginRedirect';
 
 /** The /login route's screen. No props: everything comes from the API layer and the location. */
 export function LoginScreen() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { target, hasSessionExpired } = useLoginRedirect();
   const [email, setEmail] = useState(() => getConfig().defaultAdminEmail);
   const [password, setPassword] = useState('');
+  const [codeStep, setCodeStep] = useState<{ code: string; recovery: boolean } | null>(null);
   const formAreaRef = useRef<HTMLDivElement>(null);
   const login = useLogin();
 
@@ -35,10 +41,13 @@ export function LoginScreen() {
     enabled: !whoami.isPending && !isSignedIn,
   });
 
-  if (isSignedIn) return <Navigate to={target} replace />;
+  if (isSignedIn) {
+    return <Navigate to={whoami.data?.mustEnrolTotp ? ENROLMENT_PATH : target} replace />;
+  }
 
   const result = login.isPending ? undefined : login.data;
-  const failure = result && !result.ok ? result : null;
+  // Asking for the code is a step, not a failure.
+  const failure = result && !result.ok && result.code !== 'OTP_REQUIRED' ? result : null;
   const failureKind = failure ? loginBannerKind(failure.code) : null;
 
   const notice =
@@ -54,20 +63,34 @@ export function LoginScreen() {
         ? LOGIN_MESSAGES.INVALID_JWT
         : null;
 
-  function focusPassword() {
-    const field = formAreaRef.current?.querySelector<HTMLInputElement>('input[name="password"]');
+  function focusField(name: 'password' | 'otp') {
+    const field = formAreaRef.current?.querySelector<HTMLInputElement>(`input[name="${name}"]`);
     field?.focus();
     field?.select();
   }
 
   function handleSubmit() {
     if (login.isPending) return;
+    const code = codeStep?.code.trim();
     login.mutate(
-      { email, password },
       {
-        onSuccess: (answer) => {
-          if (answer.ok) void navigate(target, { replace: true });
-          else focusPassword();
+        email,
+        password,
+        ...(codeStep && code ? (codeStep.recovery ? { recoveryCode: code } : { otp: code }) : {}),
+      },
+      {
+        onSuccess: async (answer) => {
+          if (answer.ok) {
+            // An owner may require two-factor sign-in of an operator who has none yet.
+            const who = await queryClient.fetchQuery(whoamiQueryOptions()).catch(() => null);
+            void navigate(who?.mustEnrolTotp ? ENROLMENT_PATH : target, { replace: true });
+          } else if (answer.code === 'OTP_REQUIRED') {
+            setCodeStep({ code: '', recovery: false });
+          } else if (codeStep) {
+            focusField('otp');
+          } else {
+            focusField('password');
+          }
         },
       },
     );
@@ -84,6 +107,21 @@ export function LoginScreen() {
         isSigningIn={login.isPending}
         notice={notice ?? undefined}
         error={error ?? undefined}
+        secondFactor={
+          codeStep
+            ? {
+                code: codeStep.code,
+                onCodeChange: (code) => setCodeStep({ ...codeStep, code }),
+                useRecoveryCode: codeStep.recovery,
+                onToggleRecoveryCode: () => setCodeStep({ code: '', recovery: !codeStep.recovery }),
+                onBack: () => {
+                  setCodeStep(null);
+                  setPassword('');
+                  login.reset();
+                },
+              }
+            : undefined
+        }
       />
     </div>
   );

@@ -12,6 +12,7 @@ import { actionErrorAlert, describeActionResult } from '../domain/actions';
 import { USERS_LIST } from '../domain/query';
 import type { AccessAction } from '../domain/types';
 import { useNow } from './useNow';
+import { useOperator } from './useOperator';
 import { listViewProps, useServerList } from './useServerList';
 
 /** The /users route's screen. */
@@ -22,6 +23,7 @@ export function UsersScreen() {
     errorMessage: usersErrorMessage,
   });
   const now = useNow();
+  const { blockReason } = useOperator();
 
   const { mutateAsync: runAction } = useAccessAction();
   const nextId = useRef(0);
@@ -57,6 +59,7 @@ export function UsersScreen() {
       pendingActionEmails={pending}
       now={now}
       onAccessAction={handleAccessAction}
+      actionsBlockedReason={blockReason('support')}
       onDismissActionResult={(id) => setResults((current) => current.filter((r) => r.id !== id))}
     />
   );

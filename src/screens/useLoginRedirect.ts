@@ -7,6 +7,8 @@ import { useLocation } from 'react-router-dom';
 
 /** The login route, relative to the /admin basename. */
 export const LOGIN_PATH = '/login';
+/** Where an operator an owner requires to enrol in two-factor sign-in goes before anything else. */
+export const ENROLMENT_PATH = '/settings?enrol=1';
 /** Where sign-in leads when nothing was remembered: the dashboard (§2 Routing). */
 export const HOME_PATH = '/';
 

@@ -200,3 +200,81 @@ export const NoticeAndError: Story = {
     await expect(canvas.getByRole('button', { name: 'Sign in' })).toBeEnabled();
   },
 };
+
+const secondFactor = {
+  code: '',
+  onCodeChange: fn(),
+  useRecoveryCode: false,
+  onToggleRecoveryCode: fn(),
+  onBack: fn(),
+};
+
+/** Two-factor sign-in: the password was right, the form asks for the authenticator code. */
+export const CodeStep: Story = {
+  args: { password: 'correct horse battery staple', secondFactor },
+  play: async ({ canvas, args }) => {
+    await expect(
+      canvas.getByText(
+        'Enter the 6-digit code your authenticator app shows for admin@example.com.',
+      ),
+    ).toBeVisible();
+    await expect(canvas.queryByLabelText('Password')).toBeNull();
+    const code = canvas.getByLabelText('Authentication code');
+    await expect(code).toHaveFocus();
+    await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    await expect(code).toHaveAttribute('inputmode', 'numeric');
+    await userEvent.type(code, '4');
+    await expect(args.secondFactor?.onCodeChange).toHaveBeenLastCalledWith('4');
+    await userEvent.click(canvas.getByRole('button', { name: 'Verify' }));
+    await expect(args.onSubmit).toHaveBeenCalledTimes(1);
+    await userEvent.click(canvas.getByRole('button', { name: 'Use a recovery code' }));
+    await expect(args.secondFactor?.onToggleRecoveryCode).toHaveBeenCalledTimes(1);
+    await userEvent.click(canvas.getByRole('button', { name: 'Back' }));
+    await expect(args.secondFactor?.onBack).toHaveBeenCalledTimes(1);
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
+/** A wrong or reused code: the error is announced and the code step stays. */
+export const CodeInvalid: Story = {
+  args: {
+    password: 'correct horse battery staple',
+    secondFactor: { ...secondFactor, code: '123456' },
+    error:
+      'That code is not valid. Enter the current code from your authenticator app, or a recovery code.',
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('alert')).toHaveTextContent('That code is not valid.');
+    await expect(canvas.getByLabelText('Authentication code')).toHaveValue('123456');
+  },
+};
+
+/** A recovery code instead of the app's code. */
+export const RecoveryCodeStep: Story = {
+  args: {
+    password: 'correct horse battery staple',
+    secondFactor: { ...secondFactor, useRecoveryCode: true, code: 'abcde-fghjk' },
+  },
+  play: async ({ canvas }) => {
+    const code = canvas.getByLabelText('Recovery code');
+    await expect(code).toHaveFocus();
+    await expect(code).toHaveAttribute('inputmode', 'text');
+    await expect(canvas.getByText(/Each code works once/)).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Use an authentication code' })).toBeVisible();
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
+/** Verifying the code: the button reads 'Signing in…' and is disabled. */
+export const CodeVerifying: Story = {
+  args: {
+    password: 'correct horse battery staple',
+    secondFactor: { ...secondFactor, code: '492039' },
+    isSigningIn: true,
+  },
+  play: async ({ canvas }) => {
+    const button = canvas.getByRole('button', { name: 'Signing in…' });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute('aria-busy', 'true');
+  },
+};

@@ -183,3 +183,24 @@ export const Pending: Story = {
     trigger.blur();
   },
 };
+
+/** A viewer's role may not run access actions: Edit never opens and says why. */
+export const BlockedByRole: Story = {
+  args: {
+    blockedReason:
+      'Your role (Viewer) cannot run access actions and enforce-now: ask an owner for Support.',
+  },
+  play: async ({ canvas, args }) => {
+    const trigger = canvas.getByRole('button', { name: 'Edit access for ada@example.com' });
+    await expect(trigger).toHaveAttribute('aria-disabled', 'true');
+    await expect(trigger).toHaveAccessibleDescription(
+      'Your role (Viewer) cannot run access actions and enforce-now: ask an owner for Support.',
+    );
+    await userEvent.click(trigger);
+    await expect(body().queryByRole('menu')).toBeNull();
+    await userEvent.keyboard('{Enter}');
+    await expect(body().queryByRole('menu')).toBeNull();
+    await expect(args.onAction).not.toHaveBeenCalled();
+    trigger.blur();
+  },
+};

@@ -259,3 +259,28 @@ export const RevokeNowFlow: Story = {
     canvas.getByRole('table').parentElement?.scrollTo({ left: 0 });
   },
 };
+
+/** A viewer: the list reads as usual, a note says why, and every Edit menu stays shut. */
+export const ViewerRole: Story = {
+  args: {
+    ...Ready.args,
+    actionsBlockedReason:
+      'Your role (Viewer) cannot run access actions and enforce-now: ask an owner for Support.',
+  },
+  play: async ({ canvas, args }) => {
+    // The note above the table (each Edit button also carries it as its description).
+    await expect(
+      canvas.getByText(
+        'Your role (Viewer) cannot run access actions and enforce-now: ask an owner for Support.',
+        { selector: 'p' },
+      ),
+    ).toBeVisible();
+    const edits = canvas.getAllByRole('button', { name: /^Edit access for / });
+    await expect(edits).toHaveLength(USERS.length);
+    for (const edit of edits) await expect(edit).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(edits[0]!);
+    await expect(body().queryByRole('menu')).toBeNull();
+    await expect(args.onAccessAction).not.toHaveBeenCalled();
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { ACCESS_ACTIONS, type AccessActionEntry } from '../../domain/actions';
 import { DASH, formatUtcDateTime } from '../../domain/format';
@@ -21,6 +21,12 @@ export interface AccessActionsMenuProps {
    * settles (aria-disabled, not disabled, so focus stays on it after a confirmation).
    */
   isPending?: boolean;
+  /**
+   * Why the signed-in operator may not run access actions (their role, docs/api.md "Roles"), or
+   * null when they may: the trigger is then aria-disabled, never opens, and carries the reason as
+   * its description (announced, and shown on hover).
+   */
+  blockedReason?: string | null;
   /**
    * The operator chose and, where needed, confirmed an action (§2 Users, §7 /users/actions/*).
    * Dated actions carry the wire date 'YYYY-MM-DD HH:MM:SS' (UTC).
@@ -53,8 +59,10 @@ export function AccessActionsMenu({
   currentPeriodEnd,
   now,
   isPending = false,
+  blockedReason = null,
   onAction,
 }: AccessActionsMenuProps) {
+  const reasonId = useId();
   const triggerRef = useRef<HTMLButtonElement>(null);
   const [isMenuOpen, setIsMenuOpen] = useState(false);
   const [dialog, setDialog] = useState<PendingDialog | null>(null);
@@ -107,7 +115,7 @@ export function AccessActionsMenu({
       <DropdownMenu.Root
         modal={false}
         open={isMenuOpen}
-        onOpenChange={(open) => setIsMenuOpen(open && !isPending)}
+        onOpenChange={(open) => setIsMenuOpen(open && !isPending && !blockedReason)}
       >
         <DropdownMenu.Trigger asChild>
           <Button
@@ -115,11 +123,18 @@ export function AccessActionsMenu({
             size="small"
             className={styles.trigger}
             aria-label={`Edit access for ${email}`}
-            aria-disabled={isPending || undefined}
+            aria-disabled={isPending || blockedReason ? true : undefined}
+            aria-describedby={blockedReason ? reasonId : undefined}
+            title={blockedReason ?? undefined}
           >
             Edit <span aria-hidden="true">▾</span>
           </Button>
         </DropdownMenu.Trigger>
+        {blockedReason ? (
+          <span id={reasonId} className="visually-hidden">
+            {blockedReason}
+          </span>
+        ) : null}
         <DropdownMenu.Portal>
           <DropdownMenu.Content
             className={styles.menu}

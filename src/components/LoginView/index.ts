@@ -1,1 +1,1 @@
-export { LoginView, type LoginViewProps } from './LoginView';
+export { LoginView, type LoginViewProps, type SecondFactorStep } from './LoginView';

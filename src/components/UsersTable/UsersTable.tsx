@@ -23,6 +23,8 @@ export interface UsersCellContext {
   pendingActionEmails: ReadonlySet<string>;
   /** A row's Edit menu produced a confirmed action. */
   onAccessAction: (email: string, action: AccessAction) => void;
+  /** Why the operator's role may not run access actions, or null (see AccessActionsMenu). */
+  actionsBlockedReason: string | null;
 }
 
 /** The §2 Users columns, in order; sort keys are GET /users's (§7). Actions is not sortable. */
@@ -63,6 +65,7 @@ export const USERS_COLUMNS: readonly DataTableColumn<UserRow, UserSortKey, Users
       email={u.email}
       currentPeriodEnd={u.currentPeriodEnd}
       isPending={c.pendingActionEmails.has(u.email)}
+      blockedReason={c.actionsBlockedReason}
       onAction={c.onAccessAction}
     />
   )),
@@ -76,6 +79,8 @@ export interface UsersTableProps extends ListTableProps<UserRow, UserSortKey> {
   pendingActionEmails?: ReadonlySet<string>;
   /** The instant badges are judged against; undefined = the current time at render. */
   now?: Date;
+  /** Why the operator's role may not run access actions (their Edit menus stay shut), or null. */
+  actionsBlockedReason?: string | null;
 }
 
 const NO_EMAILS: ReadonlySet<string> = new Set();
@@ -100,11 +105,12 @@ export function UsersTable({
   onAccessAction,
   pendingActionEmails = NO_EMAILS,
   now,
+  actionsBlockedReason = null,
   ...list
 }: UsersTableProps) {
   const context = useMemo<UsersCellContext>(
-    () => ({ now, pendingActionEmails, onAccessAction }),
-    [now, pendingActionEmails, onAccessAction],
+    () => ({ now, pendingActionEmails, onAccessAction, actionsBlockedReason }),
+    [now, pendingActionEmails, onAccessAction, actionsBlockedReason],
   );
   return <DataTable {...list} {...USERS_TABLE} context={context} />;
 }

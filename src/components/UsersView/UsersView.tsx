@@ -64,6 +64,11 @@ export interface UsersViewProps extends ServerListViewProps<UsersFilters, UserSo
   onAccessAction: (email: string, action: AccessAction) => void;
   /** An action result was dismissed. */
   onDismissActionResult: (id: string) => void;
+  /**
+   * Why the signed-in operator's role may not run access actions (docs/api.md "Roles"), or
+   * null: the Edit menus then stay shut, and a note above the table says why.
+   */
+  actionsBlockedReason?: string | null;
 }
 
 /** '1 user' / '1,234 users'. */
@@ -93,6 +98,7 @@ export function UsersView({
   onRefresh,
   onAccessAction,
   onDismissActionResult,
+  actionsBlockedReason = null,
 }: UsersViewProps) {
   const titleId = useId();
   const page = list.status === 'ready' ? list.data : null;
@@ -138,8 +144,10 @@ export function UsersView({
         />
       ))}
 
+      {actionsBlockedReason ? <p className={styles.roleNote}>{actionsBlockedReason}</p> : null}
       <UsersTable
         rows={rows}
+        actionsBlockedReason={actionsBlockedReason}
         sort={query.sort}
         onSortChange={onSortChange}
         onRetry={onRefresh}

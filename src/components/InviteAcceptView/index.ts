@@ -1,0 +1,5 @@
+export {
+  InviteAcceptView,
+  type InviteAcceptState,
+  type InviteAcceptViewProps,
+} from './InviteAcceptView';
