@@ -50,6 +50,10 @@ export const queryKeys = {
     list: (params: QueryParams) => [...root, 'webhooks', 'list', params] as const,
     detail: (id: string) => [...root, 'webhooks', 'detail', id] as const,
   },
+  audit: {
+    all: () => [...root, 'audit'] as const,
+    list: (params: QueryParams) => [...root, 'audit', 'list', params] as const,
+  },
   isr: {
     all: () => [...root, 'isr'] as const,
     summary: (params: QueryParams) => [...root, 'isr', 'summary', params] as const,

@@ -3,8 +3,10 @@
  * and columns; CONTRACT.md: amount in currency units). Its own module so Papa Parse loads only
  * with the Integrated Tracking screen, not with every screen that reads ISR figures.
  */
-import Papa from 'papaparse';
+import { csvText, neutraliseCsvCell } from './csv';
 import type { IsrEvent } from './isr';
+
+export { neutraliseCsvCell };
 
 /* ------------------------------------------------------------------------------------------ */
 /* §9 CSV export                                                                                */
@@ -33,17 +35,6 @@ export function isrCsvFileName(page: number): string {
   return `isr-events_page${n}.csv`;
 }
 
-/** A cell a spreadsheet would run as a formula: starts with =, +, -, @, a tab or a CR. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * Neutralises a text cell for spreadsheets: a leading =, +, -, @, tab or CR gets an apostrophe
- * in front ('=HYPERLINK(…)' → "'=HYPERLINK(…)"), so it opens as text. Other text is unchanged.
- */
-export function neutraliseCsvCell(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
 /**
  * The CSV `amount`: amount_cents / 100 with two decimals in currency units ('47.00', a refund
  * '-12.50'); '' when missing. A number the console formats itself, so it is never a formula and
@@ -55,8 +46,9 @@ export function csvAmount(amountCents: number | null): string {
 
 /**
  * The current page of events as CSV text (§5 "produced in the client", §9 columns): a header line
- * and one line per event, written by Papa Parse (quoted where needed, CRLF line ends). Every text
- * cell is neutralised ({@link neutraliseCsvCell}); `amount` is {@link csvAmount}.
+ * and one line per event, written by the shared CSV rules (./csv: Papa Parse, quoted where needed,
+ * CRLF line ends). Every text cell is neutralised ({@link neutraliseCsvCell}); `amount` is
+ * {@link csvAmount}.
  */
 export function isrEventsCsv(rows: readonly IsrEvent[]): string {
   const text = (value: string | null) => neutraliseCsvCell(value ?? '');
@@ -75,10 +67,5 @@ export function isrEventsCsv(rows: readonly IsrEvent[]): string {
     text(e.customerEmail),
     text(e.referrer),
   ]);
-  const csv = Papa.unparse(
-    { fields: [...ISR_CSV_COLUMNS], data },
-    { quotes: false, newline: '\r\n' },
-  );
-  // Papa Parse ends a header-only file with a line break; an empty page is just the header.
-  return data.length === 0 ? csv.replace(/\r\n$/, '') : csv;
+  return csvText(ISR_CSV_COLUMNS, data);
 }

@@ -1,0 +1,8 @@
+export {
+  AUDIT_COLUMNS,
+  AuditDetail,
+  AuditOutcomeBadge,
+  AuditTable,
+  AuditTime,
+  type AuditTableProps,
+} from './AuditTable';

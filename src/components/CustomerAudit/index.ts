@@ -1,0 +1,1 @@
+export { CustomerAudit, type CustomerAuditProps } from './CustomerAudit';
