@@ -63,7 +63,11 @@ export function forbidden(min: Role): ApiError {
  */
 export function requireRole(min: Role): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
-    if (!hasRole(c.get('admin').role, min)) throw forbidden(min);
+    const admin = c.get('admin') as AuthEnv['Variables']['admin'] | undefined;
+    // Mounted without the authentication middleware in front: refuse rather than guess.
+    if (!admin)
+      throw new ApiError(401, 'unauthorized', 'Please sign in.', { ok: false, code: 'NO_TOKEN' });
+    if (!hasRole(admin.role, min)) throw forbidden(min);
     await next();
   };
 }

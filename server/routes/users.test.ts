@@ -332,9 +332,22 @@ describe('POST /users/actions/*', () => {
           mg_status: 'active',
           expires_at: null,
           previous: { mg_status: 'cancelled', expires_at: '2026-11-02T00:00:00.000Z' },
+          actor: 'admin@example.com',
         },
       },
     ]);
+    // The audit row names the operator, in the same transaction as the change.
+    const audit = await db.query<{ operator_email: string; target: string; detail: unknown }>(
+      "SELECT operator_email, target, detail FROM audit_log WHERE action = 'access.grant' ORDER BY id DESC LIMIT 1",
+    );
+    expect(audit.rows[0]).toEqual({
+      operator_email: 'admin@example.com',
+      target: 'carol@sample.org',
+      detail: {
+        before: { mg_status: 'cancelled', expires_at: '2026-11-02T00:00:00.000Z' },
+        after: { mg_status: 'active', expires_at: null },
+      },
+    });
   });
 
   it('grant clears a scheduled revocation', async () => {

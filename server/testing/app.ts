@@ -11,6 +11,7 @@ import { openTestDatabase } from './database';
 import { invalidateStatsCache } from '../stats/cache';
 import { ApiError } from '../errors';
 import type { RouteFactory } from '../routes/registry';
+import type { AdminSession, AuthEnv } from '../auth/session';
 
 /** A minimal ServerConfig for tests: no providers, no Discourse unless given. */
 export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
@@ -61,13 +62,29 @@ export async function resetDb(db: Db): Promise<void> {
   await invalidateStatsCache({ db });
 }
 
+/** The session testApp's calls run under: the owner "Admin" (operator 1). */
+export const TEST_OWNER_SESSION: AdminSession = {
+  operatorId: 1,
+  email: 'admin@example.com',
+  name: 'Admin',
+  role: 'owner',
+  totpEnabled: false,
+  mustEnrolTotp: false,
+  sid: 'test-session-id-test-session-id',
+};
+
 /**
  * A Hono app mounting `factories` (each built from `deps`) at '/', with docs/api.md errors:
  * ApiError → {error: code, message, ...extra} with its status; unknown route → 404 not_found;
  * anything else → 500 internal.
  */
 export function testApp(deps: AppDeps, factories: RouteFactory[]): Hono {
-  const app = new Hono();
+  const app = new Hono<AuthEnv>();
+  // The routers run behind authentication in the app; here every call is the bootstrap owner's.
+  app.use('*', async (c, next) => {
+    c.set('admin', TEST_OWNER_SESSION);
+    await next();
+  });
   for (const f of factories) app.route('/', f(deps));
   app.notFound((c) =>
     c.json({ error: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),
@@ -79,7 +96,7 @@ export function testApp(deps: AppDeps, factories: RouteFactory[]): Hono {
     deps.log.error({ err }, 'unhandled');
     return c.json({ error: 'internal', message: 'Internal server error' }, 500);
   });
-  return app;
+  return app as unknown as Hono;
 }
 
 /** Sends a JSON request to `app` → {status, body (parsed JSON)}. */
