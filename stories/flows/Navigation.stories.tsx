@@ -11,6 +11,7 @@ import {
   whoamiHandlers,
 } from '../../tests/msw/handlers';
 import { logsHandlers } from '../../tests/msw/handlers-logs';
+import { auditHandlers } from '../../tests/msw/handlers-audit';
 import { webhooksHandlers } from '../../tests/msw/handlers-webhooks';
 import {
   isrAffiliatesHandlers,
@@ -46,6 +47,7 @@ const meta = {
         isrEventsHandlers.list(),
         logsHandlers.list(),
         ...webhooksHandlers.all(),
+        auditHandlers.list(),
         quietStream(),
       ],
     },
@@ -106,6 +108,7 @@ export const EverySidebarEntry: Story = {
       ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)'],
       ['Webhooks', '/webhooks', 'Webhooks'],
       ['Logs', '/logs', 'Logs'],
+      ['Audit', '/audit', 'Audit'],
       ['Settings', '/settings', 'Settings'],
       ['Maintenance', '/maintenance', 'Maintenance'],
       ['Dashboard', '/', 'Dashboard'],

@@ -79,7 +79,7 @@ export const Expanded: Story = {
     await expect(canvas.queryByRole('link', { name: /^Website/ })).toBeNull();
     await expect(canvas.queryByRole('link', { name: /^Forum/ })).toBeNull();
     const nav = canvas.getByRole('navigation', { name: 'Main' });
-    await expect(within(nav).getAllByRole('link')).toHaveLength(9);
+    await expect(within(nav).getAllByRole('link')).toHaveLength(11);
     await expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
       'aria-current',
       'page',

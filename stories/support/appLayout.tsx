@@ -143,6 +143,7 @@ const SIDEBAR_LABELS = [
   'Integrated Tracking',
   'Webhooks',
   'Logs',
+  'Audit',
   'Settings',
   'Maintenance',
 ];
@@ -155,6 +156,7 @@ const SIDEBAR_ROUTES = [
   '/isr',
   '/webhooks',
   '/logs',
+  '/audit',
   '/settings',
   '/maintenance',
 ];

@@ -220,6 +220,7 @@ test('every sidebar entry opens its screen under /admin, with its title in the b
     ['Integrated Tracking', '/isr', 'Integrated Tracking (First-Party)'],
     ['Webhooks', '/webhooks', 'Webhooks'],
     ['Logs', '/logs', 'Logs'],
+    ['Audit', '/audit', 'Audit'],
     ['Settings', '/settings', 'Settings'],
     ['Maintenance', '/maintenance', 'Maintenance'],
     ['Dashboard', '/', 'Dashboard'],

@@ -4,6 +4,7 @@ import { Button } from '../Button';
 import { SoundToggle } from '../SoundToggle';
 import { PRODUCT_TITLE, PROVIDER_LINKS, VERSION_LABEL, type ExternalLink } from './brand';
 import {
+  AuditIcon,
   CollapseIcon,
   DashboardIcon,
   ExternalIcon,
@@ -45,6 +46,7 @@ export const MAIN_NAV: readonly MainNavEntry[] = [
   { to: '/isr', label: 'Integrated Tracking', icon: TrackingIcon },
   { to: '/webhooks', label: 'Webhooks', icon: WebhooksIcon },
   { to: '/logs', label: 'Logs', icon: LogsIcon },
+  { to: '/audit', label: 'Audit', icon: AuditIcon },
   { to: '/settings', label: 'Settings', icon: SettingsIcon },
   { to: '/maintenance', label: 'Maintenance', icon: MaintenanceIcon },
 ];

@@ -116,6 +116,17 @@ export function LogsIcon(props: IconProps) {
   );
 }
 
+/** Audit: a clipboard with a check mark. */
+export function AuditIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="5" y="4" width="14" height="17" rx="2" />
+      <path d="M9 4V3h6v1" />
+      <path d="m9 13 2 2 4-4" />
+    </Icon>
+  );
+}
+
 /** Settings: sliders. */
 export function SettingsIcon(props: IconProps) {
   return (
