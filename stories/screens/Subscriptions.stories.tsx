@@ -7,6 +7,7 @@ import {
   subscriptionsHandlers,
 } from '../../tests/msw/handlers';
 import { makeSubscriptionRows } from '../../tests/msw/fixtures';
+import { auditHandlers } from '../../tests/msw/handlers-audit';
 import { pause, recordRequests } from '../support/requests';
 import { screenRouter, withScreen } from '../support/withScreen';
 
@@ -25,6 +26,7 @@ const meta = {
         subscriptionsHandlers.list(),
         detailHandlers.byKey(),
         clickbankOrdersHandlers.list(),
+        auditHandlers.list(),
       ],
     },
   },
@@ -86,6 +88,28 @@ export const OpenLemonSqueezyDetail: Story = {
     const body = within(document.body);
     const drawer = await body.findByRole('dialog', { name: 'Subscription details' });
     await expect(await within(drawer).findAllByText('johndoe@example.com')).not.toHaveLength(0);
+  },
+};
+
+/**
+ * The drawer's Audit section lists the customer's rows (GET /audit?target=<email>&pageSize=20);
+ * 'All audit rows' goes to the Audit screen filtered by the customer.
+ */
+export const OpenDetailAudit: Story = {
+  play: async ({ canvas }) => {
+    await userEvent.click(await canvas.findByRole('button', { name: 'johndoe@example.com' }));
+    const body = within(document.body);
+    const drawer = await body.findByRole('dialog', { name: 'Subscription details' });
+    const table = await within(drawer).findByRole('table', { name: 'Audit rows of this customer' });
+    await expect(within(table).getAllByRole('row')).toHaveLength(4);
+    await expect(table).toHaveTextContent('access.revoke_now');
+    await userEvent.click(within(drawer).getByRole('link', { name: 'All audit rows' }));
+    await waitFor(() =>
+      expect(screenRouter().state.location).toMatchObject({
+        pathname: '/audit',
+        search: '?target=johndoe%40example.com',
+      }),
+    );
   },
 };
 

@@ -1,6 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { MemoryRouter } from 'react-router-dom';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { SubscriptionDrawer } from '../../src/components/SubscriptionDrawer';
+import { auditPathForTarget } from '../../src/domain/audit';
+import { JOHNDOE_AUDIT_ENTRIES, auditPage } from '../../tests/msw/view-audit';
 import {
   CLICKBANK_DETAIL,
   CLICKBANK_ORDERS,
@@ -25,9 +28,16 @@ const SECTIONS = [
   'Useful Links',
   'Metadata',
   'Provider payload',
+  'Audit',
 ];
 /** The same for the marketplace: Order details comes just before Provider payload. */
-const CLICKBANK_SECTIONS = [...SECTIONS.slice(0, -1), 'Order details', 'Provider payload'];
+const CLICKBANK_SECTIONS = [...SECTIONS.slice(0, -2), 'Order details', 'Provider payload', 'Audit'];
+
+/** The drawer's Audit section for johndoe@example.com: three rows and the link to all of them. */
+const JOHNDOE_AUDIT = {
+  rows: { status: 'ready', data: auditPage(JOHNDOE_AUDIT_ENTRIES) },
+  allRowsPath: auditPathForTarget('johndoe@example.com'),
+} as const;
 
 /** The open drawer (it lives in a portal, so plays look in document.body). */
 async function findDrawer() {
@@ -54,11 +64,20 @@ function scrollToSection(drawer: HTMLElement, name: string) {
 const meta = {
   title: 'Subscriptions/SubscriptionDrawer',
   component: SubscriptionDrawer,
+  // The Audit section links to the Audit screen, so the drawer renders inside a router.
+  decorators: [
+    (Story) => (
+      <MemoryRouter initialEntries={['/subscriptions']}>
+        <Story />
+      </MemoryRouter>
+    ),
+  ],
   args: {
     isOpen: true,
     onOpenChange: fn(),
     detail: { status: 'ready', data: LEMONSQUEEZY_DETAIL },
     orders: { status: 'empty' },
+    audit: JOHNDOE_AUDIT,
   },
 } satisfies Meta<typeof SubscriptionDrawer>;
 export default meta;
@@ -347,7 +366,11 @@ export const DetailEmpty: Story = {
 
 /** Every field missing: dashes everywhere, no crash, no links, no order section. */
 export const MissingFieldsEverywhere: Story = {
-  args: { ...LemonSqueezy.args, detail: { status: 'ready', data: EMPTY_DETAIL } },
+  args: {
+    ...LemonSqueezy.args,
+    detail: { status: 'ready', data: EMPTY_DETAIL },
+    audit: { ...JOHNDOE_AUDIT, rows: { status: 'empty' } },
+  },
   play: async () => {
     const drawer = await findDrawer();
     await expect(sectionHeadings(drawer)).toEqual(SECTIONS);
@@ -392,5 +415,70 @@ export const LongText: Story = {
     await expect(
       within(section(drawer, 'Pause')).getByRole('region', { name: 'Pause' }),
     ).toHaveTextContent('"mode": "void"');
+  },
+};
+
+/**
+ * The last section lists the customer's newest audit rows (time, operator, action, outcome,
+ * detail) and links to all of them on the Audit screen, filtered by the customer.
+ */
+export const AuditRows: Story = {
+  play: async () => {
+    const drawer = await findDrawer();
+    const audit = section(drawer, 'Audit');
+    await expect(audit).toHaveTextContent('3 rows.');
+    const table = within(audit).getByRole('table', { name: 'Audit rows of this customer' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    await expect(rows).toHaveLength(3);
+    await expect(rows[0]).toHaveTextContent(
+      '2026-11-20 11:58:00support@example.comaccess.revoke_nowOK',
+    );
+    await expect(within(audit).getByRole('link', { name: 'All audit rows' })).toHaveAttribute(
+      'href',
+      '/audit?target=johndoe%40example.com',
+    );
+    scrollToSection(drawer, 'Audit');
+  },
+};
+
+/** The customer's audit rows are loading: a polite loading line inside Audit. */
+export const AuditLoading: Story = {
+  args: { audit: { ...JOHNDOE_AUDIT, rows: { status: 'loading' } } },
+  play: async () => {
+    const drawer = await findDrawer();
+    await expect(within(section(drawer, 'Audit')).getByRole('status')).toHaveTextContent(
+      'Loading audit rows…',
+    );
+    scrollToSection(drawer, 'Audit');
+  },
+};
+
+/** Nobody has acted on this customer yet. */
+export const AuditEmpty: Story = {
+  args: { audit: { ...JOHNDOE_AUDIT, rows: { status: 'empty' } } },
+  play: async () => {
+    const drawer = await findDrawer();
+    await expect(section(drawer, 'Audit')).toHaveTextContent('No audit rows for this customer.');
+    scrollToSection(drawer, 'Audit');
+  },
+};
+
+/** The audit rows failed to load: the message in an alert; the rest of the drawer is shown. */
+export const AuditFailed: Story = {
+  args: {
+    audit: {
+      ...JOHNDOE_AUDIT,
+      rows: { status: 'error', message: 'Failed to load the audit trail' },
+    },
+  },
+  play: async () => {
+    const drawer = await findDrawer();
+    await expect(within(section(drawer, 'Audit')).getByRole('alert')).toHaveTextContent(
+      'Failed to load the audit trail',
+    );
+    await expect(detailValue(section(drawer, 'Core'), 'Email')).toHaveTextContent(
+      'johndoe@example.com',
+    );
+    scrollToSection(drawer, 'Audit');
   },
 };

@@ -23,11 +23,18 @@ import {
   subscriptionsPage,
 } from '../../tests/msw/view-subscriptions';
 
+/** The drawer's Audit section with no rows (its own states are the drawer's stories). */
+const NO_AUDIT: SubscriptionDrawerState['audit'] = {
+  rows: { status: 'empty' },
+  allRowsPath: '/audit',
+};
+
 /** A closed drawer. */
 const CLOSED: SubscriptionDrawerState = {
   openRow: null,
   detail: { status: 'loading' },
   orders: { status: 'empty' },
+  audit: NO_AUDIT,
 };
 
 /** The footer's total cell (after the 'Page total' row header). */
@@ -43,12 +50,14 @@ function drawerFor(row: SubscriptionRow | null): SubscriptionDrawerState {
       openRow: row,
       detail: { status: 'ready', data: CLICKBANK_DETAIL },
       orders: { status: 'ready', data: CLICKBANK_ORDERS },
+      audit: NO_AUDIT,
     };
   }
   return {
     openRow: row,
     detail: { status: 'ready', data: { ...LEMONSQUEEZY_DETAIL, email: row.email, name: row.name } },
     orders: { status: 'empty' },
+    audit: NO_AUDIT,
   };
 }
 

@@ -18,6 +18,7 @@ import {
   usersHandlers,
   whoamiHandlers,
 } from './handlers';
+import { auditHandlers } from './handlers-audit';
 import { liveStreamHandlers } from './handlers-live';
 import { logsHandlers } from './handlers-logs';
 import { maintenanceHandlers } from './handlers-maintenance';
@@ -44,6 +45,7 @@ export function defaultHandlers(): HttpHandler[] {
     detailHandlers.byKey(),
     clickbankOrdersHandlers.list(),
     logsHandlers.list(),
+    auditHandlers.list(),
     ...metricsDefaultHandlers(),
     ...revenueDefaultHandlers(),
     ...maintenanceHandlers(),

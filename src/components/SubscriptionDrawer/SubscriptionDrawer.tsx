@@ -14,6 +14,7 @@ import { isClickbank } from '../../domain/providers';
 import type { AsyncState, MarketplaceOrder, SubscriptionDetail } from '../../domain/types';
 import { Banner } from '../Banner';
 import { Button } from '../Button';
+import { CustomerAudit, type CustomerAuditProps } from '../CustomerAudit';
 import { DetailList, type DetailItem } from '../DetailList';
 import { JsonBlock } from '../JsonBlock';
 import { ProviderStatusBadge } from '../ProviderStatusBadge';
@@ -33,6 +34,8 @@ export interface SubscriptionDrawerProps {
    * details' plus its message when that differs, e.g. 'ClickBank orders fetch failed (502)'.
    */
   orders: AsyncState<readonly MarketplaceOrder[]>;
+  /** The customer's newest audit rows and the link to all of them (issue 23), the last section. */
+  audit: CustomerAuditProps;
 }
 
 /**
@@ -175,9 +178,11 @@ function OrderDetails({
 function DetailSections({
   detail,
   orders,
+  audit,
 }: {
   detail: SubscriptionDetail;
   orders: AsyncState<readonly MarketplaceOrder[]>;
+  audit: CustomerAuditProps;
 }) {
   const isClickBank = isClickbank(detail.provider);
   const { latest, previous } =
@@ -261,6 +266,9 @@ function DetailSections({
       <Section title="Provider payload">
         <JsonBlock label="Provider payload" value={detail.providerDetail} isLabelHidden />
       </Section>
+      <Section title="Audit">
+        <CustomerAudit {...audit} />
+      </Section>
     </>
   );
 }
@@ -270,13 +278,14 @@ function DetailSections({
  * Close button, closing on Escape and on a backdrop click. Focus is trapped inside while open and
  * returns, on close, to the element that had it when the drawer opened (the row's email or View
  * button). The header stays put while the body scrolls. All times are UTC 'YYYY-MM-DD HH:MM' (§5);
- * every missing value is a dash.
+ * every missing value is a dash. The last section lists the customer's audit rows.
  */
 export function SubscriptionDrawer({
   isOpen,
   onOpenChange,
   detail,
   orders,
+  audit,
 }: SubscriptionDrawerProps) {
   const returnFocusRef = useRef<HTMLElement | null>(null);
   // Remember the trigger before Radix moves focus into the drawer (its focus scope runs in a later,
@@ -335,7 +344,7 @@ export function SubscriptionDrawer({
             ) : detail.status === 'empty' ? (
               <Banner tone="neutral">No details found.</Banner>
             ) : (
-              <DetailSections detail={detail.data} orders={orders} />
+              <DetailSections detail={detail.data} orders={orders} audit={audit} />
             )}
           </div>
         </Dialog.Content>

@@ -11,6 +11,7 @@ import {
   type SubscriptionsPage,
   type SubscriptionSortKey,
 } from '../../domain/types';
+import type { CustomerAuditProps } from '../CustomerAudit';
 import type { ServerListViewProps } from '../DataTable';
 import { FilterRow, optionsWithAny, type FilterField } from '../FilterRow';
 import { PageHeader } from '../PageHeader';
@@ -43,7 +44,7 @@ export const SUBSCRIPTIONS_FILTER_FIELDS: readonly FilterField<SubscriptionsFilt
   { kind: 'range', label: 'Updated', from: 'updatedFrom', to: 'updatedTo', input: 'date' },
 ];
 
-/** What the detail drawer shows (§2): which row is open and its two loads. */
+/** What the detail drawer shows (§2): which row is open and its loads. */
 export interface SubscriptionDrawerState {
   /** The row whose details are open; null while the drawer is closed. */
   openRow: SubscriptionRow | null;
@@ -51,6 +52,8 @@ export interface SubscriptionDrawerState {
   detail: AsyncState<SubscriptionDetail>;
   /** The customer's ClickBank order records, newest first; read only for clickbank details. */
   orders: AsyncState<readonly MarketplaceOrder[]>;
+  /** The customer's newest audit rows and the link to all of them (issue 23). */
+  audit: CustomerAuditProps;
 }
 
 /**
@@ -141,6 +144,7 @@ export function SubscriptionsView({
         onOpenChange={handleOpenChange}
         detail={drawer.detail}
         orders={drawer.orders}
+        audit={drawer.audit}
       />
     </div>
   );
