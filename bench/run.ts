@@ -33,6 +33,7 @@ run('Metrics screen, 365 days: data arriving → painted frame', 'npx', [
   'tsx',
   'bench/metrics-paint.ts',
 ]);
+run('operator accounts: permission check and audit row', 'npx', ['tsx', 'bench/server-roles.ts']);
 run('server list queries', 'npx', ['tsx', 'bench/server-lists.ts'], {
   BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
   BENCH_RUNS: process.env.BENCH_RUNS ?? '20',

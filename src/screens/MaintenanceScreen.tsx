@@ -199,6 +199,8 @@ export function MaintenanceScreen() {
       reconcileOutcomes={reconcileOutcomes}
       reconcileConfirm={reconcileConfirm}
       canApplyReconcile={operator.can('admin')}
+      adminBlockedReason={operator.blockReason('admin')}
+      supportBlockedReason={operator.blockReason('support')}
       onReconcileDryRun={(provider) => void handleReconcile(provider, true)}
       onReconcileApplyRequest={(provider) => {
         if (!busyRef.current) setReconcileConfirm(provider);

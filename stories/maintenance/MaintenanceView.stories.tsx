@@ -197,3 +197,58 @@ export const ConfirmReconcileApply: Story = {
     await expect(args.onReconcileApplyConfirm).toHaveBeenCalledOnce();
   },
 };
+
+const SUPPORT_NOTE =
+  'Your role (Support) cannot run maintenance, pings and diagnostics: ask an owner for Admin.';
+const VIEWER_NOTE =
+  'Your role (Viewer) cannot run access actions and enforce-now: ask an owner for Support.';
+
+/** A support operator: Enforce now works; the expiration, pings and diagnostics say why they do not. */
+export const SupportRole: Story = {
+  args: {
+    canApplyReconcile: false,
+    adminBlockedReason: SUPPORT_NOTE,
+    supportBlockedReason: null,
+    enforceEmail: 'ada@example.com',
+  },
+  play: async ({ canvas, args }) => {
+    const notes = canvas.getByRole('list', { name: 'What your role cannot do' });
+    await expect(within(notes).getByRole('listitem')).toHaveTextContent(SUPPORT_NOTE);
+    for (const name of [
+      'Dry run',
+      'Run now',
+      'Ping forum',
+      'Ping LemonSqueezy',
+      'Ping ClickBank',
+      'Load diagnostics',
+    ]) {
+      const button = canvas.getByRole('button', { name });
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAttribute('title', SUPPORT_NOTE);
+    }
+    await userEvent.click(canvas.getByRole('button', { name: 'Enforce now' }));
+    await expect(args.onEnforce).toHaveBeenCalledOnce();
+    await expect(args.onDryRun).not.toHaveBeenCalled();
+  },
+};
+
+/** A viewer reads everything and runs nothing; both notes say why. */
+export const ViewerRole: Story = {
+  args: {
+    canApplyReconcile: false,
+    adminBlockedReason:
+      'Your role (Viewer) cannot run maintenance, pings and diagnostics: ask an owner for Admin.',
+    supportBlockedReason: VIEWER_NOTE,
+    enforceEmail: 'ada@example.com',
+  },
+  play: async ({ canvas, args }) => {
+    const notes = canvas.getByRole('list', { name: 'What your role cannot do' });
+    await expect(within(notes).getAllByRole('listitem')).toHaveLength(2);
+    const enforce = canvas.getByRole('button', { name: 'Enforce now' });
+    await expect(enforce).toBeDisabled();
+    await expect(enforce).toHaveAttribute('title', VIEWER_NOTE);
+    await userEvent.type(canvas.getByLabelText('Email'), '{Enter}');
+    await expect(args.onEnforce).not.toHaveBeenCalled();
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};

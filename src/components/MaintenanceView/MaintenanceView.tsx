@@ -76,6 +76,13 @@ export interface MaintenanceViewProps {
   reconcileConfirm: ReconcileProvider | null;
   /** The operator may apply a reconciliation (role admin and up). */
   canApplyReconcile: boolean;
+  /**
+   * Why the operator's role may not run the expiration, pings and diagnostics (admin and up,
+   * docs/api.md "Roles"), or null: those buttons are then disabled and a note says why.
+   */
+  adminBlockedReason?: string | null;
+  /** Why the operator's role may not use Enforce now (support and up), or null. */
+  supportBlockedReason?: string | null;
   /** A reconcile card's Dry run pressed. */
   onReconcileDryRun: (provider: ReconcileProvider) => void;
   /** A reconcile card's Apply pressed: the owner opens the confirmation. */
@@ -155,6 +162,8 @@ export function MaintenanceView(props: MaintenanceViewProps) {
   const { busyAction, diag } = props;
   const headingId = useId();
   const isBusy = busyAction !== null;
+  const adminBlocked = props.adminBlockedReason ?? null;
+  const supportBlocked = props.supportBlockedReason ?? null;
 
   const actionButton = (
     action: MaintenanceActionId,
@@ -168,7 +177,8 @@ export function MaintenanceView(props: MaintenanceViewProps) {
         className={styles.button}
         variant={variant}
         onClick={onClick}
-        disabled={isBusy}
+        disabled={isBusy || adminBlocked !== null}
+        title={adminBlocked ?? undefined}
         aria-busy={isRunning || undefined}
         data-running={isRunning || undefined}
       >
@@ -211,6 +221,16 @@ export function MaintenanceView(props: MaintenanceViewProps) {
           <li>Only one action runs at a time; the buttons are disabled meanwhile.</li>
         </ul>
       </details>
+
+      {adminBlocked || supportBlocked ? (
+        <ul className={styles.roleNotes} aria-label="What your role cannot do">
+          {[adminBlocked, supportBlocked]
+            .filter((note): note is string => note !== null)
+            .map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+        </ul>
+      ) : null}
 
       <div className={styles.grid}>
         <Card title="Expire cancelled access">
@@ -259,7 +279,7 @@ export function MaintenanceView(props: MaintenanceViewProps) {
               value={props.clickbankChoice}
               options={CLICKBANK_CHOICES}
               onValueChange={(v) => props.onClickbankChoiceChange(v as ClickbankPingChoice)}
-              disabled={isBusy}
+              disabled={isBusy || adminBlocked !== null}
             />
             {actionButton('ping-clickbank', 'Ping ClickBank', () => props.onPing('clickbank'))}
           </div>
@@ -276,7 +296,7 @@ export function MaintenanceView(props: MaintenanceViewProps) {
             className={styles.buttons}
             onSubmit={(event) => {
               event.preventDefault();
-              if (!isBusy && props.enforceEmail.trim() !== '') props.onEnforce();
+              if (!isBusy && !supportBlocked && props.enforceEmail.trim() !== '') props.onEnforce();
             }}
           >
             <TextField
@@ -290,7 +310,8 @@ export function MaintenanceView(props: MaintenanceViewProps) {
             <Button
               className={styles.button}
               type="submit"
-              disabled={isBusy || props.enforceEmail.trim() === ''}
+              disabled={isBusy || supportBlocked !== null || props.enforceEmail.trim() === ''}
+              title={supportBlocked ?? undefined}
               aria-busy={busyAction === 'enforce' || undefined}
             >
               {busyAction === 'enforce' ? 'Enforce now…' : 'Enforce now'}
