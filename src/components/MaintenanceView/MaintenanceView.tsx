@@ -257,7 +257,7 @@ export function MaintenanceView(props: MaintenanceViewProps) {
                 provider={provider}
                 outcome={props.reconcileOutcomes[provider] ?? null}
                 running={running}
-                isDisabled={isBusy}
+                isDisabled={isBusy || adminBlocked !== null}
                 canApply={props.canApplyReconcile}
                 onDryRun={() => props.onReconcileDryRun(provider)}
                 onApplyRequest={() => props.onReconcileApplyRequest(provider)}
