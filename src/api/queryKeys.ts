@@ -50,6 +50,13 @@ export const queryKeys = {
     list: (params: QueryParams) => [...root, 'webhooks', 'list', params] as const,
     detail: (id: string) => [...root, 'webhooks', 'detail', id] as const,
   },
+  account: {
+    sessions: () => [...root, 'account', 'sessions'] as const,
+  },
+  operators: {
+    all: () => [...root, 'operators'] as const,
+    list: () => [...root, 'operators', 'list'] as const,
+  },
   audit: {
     all: () => [...root, 'audit'] as const,
     list: (params: QueryParams) => [...root, 'audit', 'list', params] as const,
