@@ -1,1 +1,1 @@
-export { SettingsView } from './SettingsView';
+export { SettingsView, type SettingsViewProps } from './SettingsView';

@@ -1,0 +1,5 @@
+export {
+  AccountPasswordForm,
+  type AccountPasswordFormProps,
+  type PasswordChangeState,
+} from './AccountPasswordForm';

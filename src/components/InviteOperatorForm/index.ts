@@ -1,0 +1,5 @@
+export {
+  InviteOperatorForm,
+  type InviteOperatorFormProps,
+  type InviteState,
+} from './InviteOperatorForm';

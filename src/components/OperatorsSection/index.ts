@@ -1,0 +1,5 @@
+export {
+  OperatorsSection,
+  type OperatorsNotice,
+  type OperatorsSectionProps,
+} from './OperatorsSection';

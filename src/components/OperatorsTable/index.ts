@@ -1,0 +1,1 @@
+export { OperatorsTable, type OperatorChange, type OperatorsTableProps } from './OperatorsTable';

@@ -1,0 +1,1 @@
+export { SessionsTable, type SessionsTableProps } from './SessionsTable';

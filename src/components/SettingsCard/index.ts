@@ -1,0 +1,1 @@
+export { SettingsCard, type SettingsCardProps } from './SettingsCard';

@@ -1,0 +1,2 @@
+export { TotpSection, type TotpSectionProps, type TotpState } from './TotpSection';
+export { type TotpDisableState } from './TotpDisableDialog';
