@@ -8,6 +8,7 @@ import {
   type ReconcileResult as Result,
 } from '../../domain/reconcile';
 import { JsonBlock } from '../JsonBlock';
+import card from '../MaintenanceResult/MaintenanceResult.module.css';
 import styles from './ReconcileResult.module.css';
 
 /** Props of {@link ReconcileResult}. */
@@ -38,13 +39,13 @@ function Table({
   return (
     <>
       {total > rows.length ? (
-        <p className={styles.muted}>
+        <p className={card.muted}>
           Showing the first {rows.length} of {total.toLocaleString('en-US')}.
         </p>
       ) : null}
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-      <div className={styles.tableWrap} role="region" aria-label={label} tabIndex={0}>
-        <table className={styles.table}>
+      <div className={card.tableWrap} role="region" aria-label={label} tabIndex={0}>
+        <table className={card.table}>
           <caption className="visually-hidden">{label}</caption>
           <thead>
             <tr>
@@ -76,15 +77,13 @@ function ResultBody({ result, label }: { result: Result; label: string }) {
   const mismatched = result.mismatched.slice(0, RECONCILE_ROW_LIMIT);
   return (
     <>
-      <h3 className={styles.title}>{result.dryRun ? `Dry run: ${label}` : `Applied: ${label}`}</h3>
-      <p className={styles.line}>{reconcileSummary(result)}</p>
-      {result.ranAt ? (
-        <p className={styles.muted}>Ran at {formatUtcDateTime(result.ranAt)}</p>
-      ) : null}
+      <h3 className={card.title}>{result.dryRun ? `Dry run: ${label}` : `Applied: ${label}`}</h3>
+      <p className={card.line}>{reconcileSummary(result)}</p>
+      {result.ranAt ? <p className={card.muted}>Ran at {formatUtcDateTime(result.ranAt)}</p> : null}
       {nothing ? (
-        <p className={styles.line}>Nothing to fix: the database agrees with {label}.</p>
+        <p className={card.line}>Nothing to fix: the database agrees with {label}.</p>
       ) : result.dryRun ? (
-        <p className={styles.muted}>Nothing was changed. Apply fixes what is listed.</p>
+        <p className={card.muted}>Nothing was changed. Apply fixes what is listed.</p>
       ) : null}
       {missing.length > 0 ? (
         <>
@@ -151,7 +150,7 @@ export function ReconcileResult({ provider, outcome }: ReconcileResultProps) {
             : 'success';
   return (
     <div
-      className={styles.result}
+      className={card.result}
       data-tone={tone}
       data-kind={outcome.kind}
       role={tone === 'danger' ? 'alert' : 'status'}
@@ -159,12 +158,12 @@ export function ReconcileResult({ provider, outcome }: ReconcileResultProps) {
       {outcome.kind === 'result' ? <ResultBody result={outcome.result} label={label} /> : null}
       {outcome.kind === 'not_configured' ? (
         <>
-          <h3 className={styles.title}>{label} is not configured</h3>
-          <p className={styles.line}>{outcome.message}</p>
+          <h3 className={card.title}>{label} is not configured</h3>
+          <p className={card.line}>{outcome.message}</p>
         </>
       ) : null}
       {outcome.kind === 'failure' ? (
-        <p className={styles.line}>
+        <p className={card.line}>
           <strong>Reconcile {label}: </strong>
           {outcome.message}
         </p>

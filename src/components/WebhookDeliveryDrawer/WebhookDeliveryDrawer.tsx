@@ -17,6 +17,7 @@ import { Banner } from '../Banner';
 import { Button } from '../Button';
 import { DetailList, type DetailItem } from '../DetailList';
 import { JsonBlock } from '../JsonBlock';
+import drawer from '../SubscriptionDrawer/SubscriptionDrawer.module.css';
 import styles from './WebhookDeliveryDrawer.module.css';
 
 /** Where a replay stands: not asked, running, its result, or the request failed. */
@@ -55,8 +56,8 @@ const NOTHING_CHANGED: Readonly<Record<DeliveryOutcome, string>> = {
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className={styles.section}>
-      <h3 className={styles.sectionTitle}>{title}</h3>
+    <section className={drawer.section}>
+      <h3 className={drawer.sectionTitle}>{title}</h3>
       {children}
     </section>
   );
@@ -105,8 +106,8 @@ function ReplayPanel({
   const isRunning = replay.status === 'running';
   const blockedId = useId();
   return (
-    <div className={styles.stack}>
-      <p className={styles.plain}>
+    <div className={drawer.stack}>
+      <p className={drawer.plain}>
         Re-applies the stored delivery through the webhook&rsquo;s own code. A delivery that was
         applied replays as a duplicate and changes nothing.
       </p>
@@ -123,7 +124,7 @@ function ReplayPanel({
           {isRunning ? 'Replaying…' : 'Replay'}
         </Button>
         {blocked ? (
-          <p id={blockedId} className={styles.muted}>
+          <p id={blockedId} className={drawer.muted}>
             {blocked}
           </p>
         ) : null}
@@ -173,7 +174,7 @@ function DeliverySections({
             ))}
           </ul>
         ) : (
-          <p className={styles.plain}>{NOTHING_CHANGED[detail.outcome]}</p>
+          <p className={drawer.plain}>{NOTHING_CHANGED[detail.outcome]}</p>
         )}
       </Section>
       <Section title="Replay">
@@ -181,7 +182,7 @@ function DeliverySections({
       </Section>
       <Section title="Payload">
         {detail.body === null ? (
-          <p className={styles.plain}>
+          <p className={drawer.plain}>
             Only its size was kept ({formatBytes(detail.bodySize)}): the delivery was not verified.
           </p>
         ) : (
@@ -235,19 +236,19 @@ export function WebhookDeliveryDrawer({
   return (
     <Dialog.Root open={isOpen} onOpenChange={onOpenChange}>
       <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Overlay className={drawer.overlay} />
         <Dialog.Content
-          className={styles.panel}
+          className={drawer.panel}
           aria-describedby={undefined}
           onCloseAutoFocus={handleCloseAutoFocus}
         >
-          <header className={styles.header}>
-            <div className={styles.heading}>
-              <Dialog.Title className={styles.title}>Webhook delivery</Dialog.Title>
+          <header className={drawer.header}>
+            <div className={drawer.heading}>
+              <Dialog.Title className={drawer.title}>Webhook delivery</Dialog.Title>
               {subtitle != null ? (
-                <Dialog.Description className={styles.subtitle}>
-                  {subtitle ? <span className={styles.who}>{subtitle}</span> : null}
-                  <span className={styles.utcNote}>Times in UTC</span>
+                <Dialog.Description className={drawer.subtitle}>
+                  {subtitle ? <span className={drawer.who}>{subtitle}</span> : null}
+                  <span className={drawer.utcNote}>Times in UTC</span>
                 </Dialog.Description>
               ) : null}
             </div>
@@ -255,9 +256,9 @@ export function WebhookDeliveryDrawer({
               <Button>Close</Button>
             </Dialog.Close>
           </header>
-          <div className={styles.body} aria-busy={detail.status === 'loading'}>
+          <div className={drawer.body} aria-busy={detail.status === 'loading'}>
             {detail.status === 'loading' ? (
-              <p role="status" className={styles.muted}>
+              <p role="status" className={drawer.muted}>
                 Loading delivery…
               </p>
             ) : detail.status === 'error' ? (
