@@ -131,7 +131,10 @@ test('enrol in two-factor sign-in, sign out, sign in with a code', async ({ page
   // Settings → My account: set up, read the secret the page shows, confirm with a code.
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
-  const secretText = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  const keyStep = page
+    .getByRole('listitem')
+    .filter({ hasText: 'Or enter this key in the app by hand' });
+  const secretText = (await keyStep.locator('code').textContent()) ?? '';
   const secret = secretText.replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   await expect(page.getByRole('img', { name: /QR code/i })).toBeVisible();
