@@ -54,8 +54,10 @@ async function tableCounts(): Promise<Record<string, number>> {
   );
   const out: Record<string, number> = {};
   for (const { name } of tables.rows) {
-    // logs_level_counts is the per-level tally the logs trigger keeps (migration 004).
-    if (name === 'logs' || name === 'logs_level_counts') continue;
+    // logs_level_counts is the per-level tally the logs trigger keeps (migration 004). The audit
+    // trail and the webhook inbox record refusals too (a failed sign-in, a forged delivery): they
+    // are checked below, by what they recorded, not by their counts.
+    if (['logs', 'logs_level_counts', 'audit_log', 'webhook_deliveries'].includes(name)) continue;
     const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${name}"`);
     out[name] = r.rows[0]?.n ?? 0;
   }
@@ -292,6 +294,9 @@ describe(`fuzz: ${RUNS} malformed requests across every route (seed ${SEED})`, (
       0;
     const countsBefore = await tableCounts();
     const dataBefore = await dataSnapshot();
+    const maxAuditId =
+      (await db.query<{ id: number | null }>('SELECT max(id)::int AS id FROM audit_log')).rows[0]
+        ?.id ?? 0;
     const statuses = new Map<number, number>();
     const started = performance.now();
 
@@ -326,6 +331,19 @@ describe(`fuzz: ${RUNS} malformed requests across every route (seed ${SEED})`, (
     await flushDbLogs(db);
     expect(await tableCounts()).toEqual(countsBefore);
     expect(await dataSnapshot()).toEqual(dataBefore);
+    // Only refusals were recorded: failed sign-ins in the audit trail, refused or invalid
+    // deliveries in the inbox.
+    const audited = await db.query<{ action: string; outcome: string }>(
+      'SELECT DISTINCT action, outcome FROM audit_log WHERE id > $1',
+      [maxAuditId],
+    );
+    expect(audited.rows.filter((r) => r.outcome === 'ok')).toEqual([]);
+    const delivered = await db.query<{ outcome: string }>(
+      'SELECT DISTINCT outcome FROM webhook_deliveries',
+    );
+    expect(
+      delivered.rows.filter((r) => !['refused_signature', 'invalid'].includes(r.outcome)),
+    ).toEqual([]);
     const newLogs = await db.query<{ level: string; msg: string }>(
       'SELECT level, msg FROM logs WHERE id > $1',
       [maxLogId],

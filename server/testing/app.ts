@@ -82,7 +82,8 @@ export function testApp(deps: AppDeps, factories: RouteFactory[]): Hono {
   const app = new Hono<AuthEnv>();
   // The routers run behind authentication in the app; here every call is the bootstrap owner's.
   app.use('*', async (c, next) => {
-    c.set('admin', TEST_OWNER_SESSION);
+    // A test that set its own operator in front keeps it.
+    if (!c.get('admin')) c.set('admin', TEST_OWNER_SESSION);
     await next();
   });
   for (const f of factories) app.route('/', f(deps));
