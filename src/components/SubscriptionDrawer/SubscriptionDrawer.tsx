@@ -1,5 +1,4 @@
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
-import * as Dialog from '@radix-ui/react-dialog';
+import { type ReactNode } from 'react';
 import { DASH, formatAmountWithCode, formatUtcDateTime } from '../../domain/format';
 import { addressRegion, displayName, safeExternalLinks, splitOrders } from '../../domain/detail';
 import {
@@ -13,9 +12,9 @@ import { MESSAGES } from '../../domain/messages';
 import { isClickbank } from '../../domain/providers';
 import type { AsyncState, MarketplaceOrder, SubscriptionDetail } from '../../domain/types';
 import { Banner } from '../Banner';
-import { Button } from '../Button';
 import { CustomerAudit, type CustomerAuditProps } from '../CustomerAudit';
 import { DetailList, type DetailItem } from '../DetailList';
+import { DrawerFrame } from '../DrawerFrame';
 import { JsonBlock } from '../JsonBlock';
 import { ProviderStatusBadge } from '../ProviderStatusBadge';
 import styles from './SubscriptionDrawer.module.css';
@@ -287,68 +286,30 @@ export function SubscriptionDrawer({
   orders,
   audit,
 }: SubscriptionDrawerProps) {
-  const returnFocusRef = useRef<HTMLElement | null>(null);
-  // Remember the trigger before Radix moves focus into the drawer (its focus scope runs in a later,
-  // passive effect), so focus can go back to it: without a Dialog.Trigger Radix would drop it.
-  useLayoutEffect(() => {
-    if (!isOpen) return;
-    const active = document.activeElement;
-    returnFocusRef.current =
-      active instanceof HTMLElement && active !== document.body ? active : null;
-  }, [isOpen]);
-
-  const handleCloseAutoFocus = (event: Event) => {
-    const trigger = returnFocusRef.current;
-    returnFocusRef.current = null;
-    if (trigger?.isConnected) {
-      event.preventDefault();
-      trigger.focus();
-    }
-  };
-
   const subtitle =
     detail.status === 'ready'
       ? [detail.data.email?.trim(), detail.data.provider?.trim()].filter(Boolean).join(' · ')
       : null;
 
   return (
-    <Dialog.Root open={isOpen} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content
-          className={styles.panel}
-          aria-describedby={undefined}
-          onCloseAutoFocus={handleCloseAutoFocus}
-        >
-          <header className={styles.header}>
-            <div className={styles.heading}>
-              <Dialog.Title className={styles.title}>Subscription details</Dialog.Title>
-              {subtitle != null ? (
-                <Dialog.Description className={styles.subtitle}>
-                  {subtitle ? <span className={styles.who}>{subtitle}</span> : null}
-                  <span className={styles.utcNote}>Times in UTC</span>
-                </Dialog.Description>
-              ) : null}
-            </div>
-            <Dialog.Close asChild>
-              <Button>Close</Button>
-            </Dialog.Close>
-          </header>
-          <div className={styles.body} aria-busy={detail.status === 'loading'}>
-            {detail.status === 'loading' ? (
-              <p role="status" className={styles.muted}>
-                Loading details…
-              </p>
-            ) : detail.status === 'error' ? (
-              <Banner tone="danger">{detail.message.trim() || MESSAGES.details}</Banner>
-            ) : detail.status === 'empty' ? (
-              <Banner tone="neutral">No details found.</Banner>
-            ) : (
-              <DetailSections detail={detail.data} orders={orders} audit={audit} />
-            )}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DrawerFrame
+      isOpen={isOpen}
+      onOpenChange={onOpenChange}
+      title="Subscription details"
+      subtitle={subtitle}
+      busy={detail.status === 'loading'}
+    >
+      {detail.status === 'loading' ? (
+        <p role="status" className={styles.muted}>
+          Loading details…
+        </p>
+      ) : detail.status === 'error' ? (
+        <Banner tone="danger">{detail.message.trim() || MESSAGES.details}</Banner>
+      ) : detail.status === 'empty' ? (
+        <Banner tone="neutral">No details found.</Banner>
+      ) : (
+        <DetailSections detail={detail.data} orders={orders} audit={audit} />
+      )}
+    </DrawerFrame>
   );
 }

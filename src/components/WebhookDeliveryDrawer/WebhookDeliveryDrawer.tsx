@@ -1,5 +1,4 @@
-import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
-import * as Dialog from '@radix-ui/react-dialog';
+import { useId, type ReactNode } from 'react';
 import { DASH, formatUtcDateTimeSeconds } from '../../domain/format';
 import type { AsyncState } from '../../domain/types';
 import {
@@ -16,6 +15,7 @@ import { Badge } from '../Badge';
 import { Banner } from '../Banner';
 import { Button } from '../Button';
 import { DetailList, type DetailItem } from '../DetailList';
+import { DrawerFrame } from '../DrawerFrame';
 import { JsonBlock } from '../JsonBlock';
 import drawer from '../SubscriptionDrawer/SubscriptionDrawer.module.css';
 import styles from './WebhookDeliveryDrawer.module.css';
@@ -210,22 +210,6 @@ export function WebhookDeliveryDrawer({
   replay,
   onReplay,
 }: WebhookDeliveryDrawerProps) {
-  const returnFocusRef = useRef<HTMLElement | null>(null);
-  // Remember the trigger before Radix moves focus into the drawer, so focus can go back to it.
-  useLayoutEffect(() => {
-    if (!isOpen) return;
-    const active = document.activeElement;
-    returnFocusRef.current =
-      active instanceof HTMLElement && active !== document.body ? active : null;
-  }, [isOpen]);
-  const handleCloseAutoFocus = (event: Event) => {
-    const trigger = returnFocusRef.current;
-    returnFocusRef.current = null;
-    if (trigger?.isConnected) {
-      event.preventDefault();
-      trigger.focus();
-    }
-  };
   const subtitle =
     detail.status === 'ready'
       ? [PROVIDER_LABELS[detail.data.provider] ?? detail.data.provider, detail.data.event]
@@ -234,50 +218,31 @@ export function WebhookDeliveryDrawer({
       : null;
 
   return (
-    <Dialog.Root open={isOpen} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className={drawer.overlay} />
-        <Dialog.Content
-          className={drawer.panel}
-          aria-describedby={undefined}
-          onCloseAutoFocus={handleCloseAutoFocus}
-        >
-          <header className={drawer.header}>
-            <div className={drawer.heading}>
-              <Dialog.Title className={drawer.title}>Webhook delivery</Dialog.Title>
-              {subtitle != null ? (
-                <Dialog.Description className={drawer.subtitle}>
-                  {subtitle ? <span className={drawer.who}>{subtitle}</span> : null}
-                  <span className={drawer.utcNote}>Times in UTC</span>
-                </Dialog.Description>
-              ) : null}
-            </div>
-            <Dialog.Close asChild>
-              <Button>Close</Button>
-            </Dialog.Close>
-          </header>
-          <div className={drawer.body} aria-busy={detail.status === 'loading'}>
-            {detail.status === 'loading' ? (
-              <p role="status" className={drawer.muted}>
-                Loading delivery…
-              </p>
-            ) : detail.status === 'error' ? (
-              <Banner tone="danger">
-                {detail.message.trim() || 'Failed to load the webhook delivery'}
-              </Banner>
-            ) : detail.status === 'empty' ? (
-              <Banner tone="neutral">No such delivery.</Banner>
-            ) : (
-              <DeliverySections
-                detail={detail.data}
-                canReplay={canReplay}
-                replay={replay}
-                onReplay={onReplay}
-              />
-            )}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DrawerFrame
+      isOpen={isOpen}
+      onOpenChange={onOpenChange}
+      title="Webhook delivery"
+      subtitle={subtitle}
+      busy={detail.status === 'loading'}
+    >
+      {detail.status === 'loading' ? (
+        <p role="status" className={drawer.muted}>
+          Loading delivery…
+        </p>
+      ) : detail.status === 'error' ? (
+        <Banner tone="danger">
+          {detail.message.trim() || 'Failed to load the webhook delivery'}
+        </Banner>
+      ) : detail.status === 'empty' ? (
+        <Banner tone="neutral">No such delivery.</Banner>
+      ) : (
+        <DeliverySections
+          detail={detail.data}
+          canReplay={canReplay}
+          replay={replay}
+          onReplay={onReplay}
+        />
+      )}
+    </DrawerFrame>
   );
 }

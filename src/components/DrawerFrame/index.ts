@@ -1,0 +1,1 @@
+export { DrawerFrame, type DrawerFrameProps } from './DrawerFrame';
