@@ -69,7 +69,11 @@ async function auditRow(): Promise<void> {
       [SYSTEM_ACTOR, withRow],
     ] as const) {
       const t = performance.now();
-      await applyAccessAction(deps, { kind: 'grant', email: 'ada@example.com' }, { actor });
+      await applyAccessAction(
+        deps,
+        { kind: 'grant', email: 'ada@example.com', at: null },
+        { actor },
+      );
       if (i >= 20) into.push(performance.now() - t);
     }
   }
