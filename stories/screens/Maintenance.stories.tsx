@@ -196,7 +196,10 @@ export const Reconcile: Story = {
   },
 };
 
-/** A support operator: Apply is disabled and says why; a dry run still works. */
+/**
+ * A support operator: reconciliation, even a dry run, needs the admin role on the server, so both
+ * buttons are disabled and the page says why; Enforce now stays theirs.
+ */
 export const ReconcileAsSupport: Story = {
   parameters: {
     msw: { handlers: [operatorWhoami('support'), statusHandlers.ok(), ...maintenanceHandlers()] },
@@ -208,6 +211,9 @@ export const ReconcileAsSupport: Story = {
     ).toHaveLength(2);
     await expect(canvas.getByRole('button', { name: 'Apply LemonSqueezy' })).toBeDisabled();
     await expect(canvas.getByRole('button', { name: 'Apply ClickBank' })).toBeDisabled();
-    await expect(canvas.getByRole('button', { name: 'Dry run LemonSqueezy' })).toBeEnabled();
+    await expect(canvas.getByRole('button', { name: 'Dry run LemonSqueezy' })).toBeDisabled();
+    await expect(canvas.getByRole('list', { name: 'What your role cannot do' })).toHaveTextContent(
+      'Your role (Support) cannot run maintenance, pings and diagnostics: ask an owner for Admin.',
+    );
   },
 };
