@@ -8,6 +8,7 @@ import { chmod, lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { hashPassword, isStrongPasswordHash, parsePasswordHash } from './auth/password';
+import { passwordProblem } from './auth/passwordPolicy';
 import type { DiscourseConfig, ServerConfig } from './context';
 import { DEFAULT_STATS_CACHE_S } from './stats/cache';
 
@@ -350,7 +351,7 @@ export async function loadConfig(
   // Demo mode: no credentials configured → admin@example.com / 'admin' (unless ADMIN_EMAIL), demo data.
   const demoMode = givenHash == null && givenPassword == null;
   const fix =
-    'set ADMIN_PASSWORD to a password of at least 12 characters (or ADMIN_PASSWORD_HASH), or listen on loopback with HOST=127.0.0.1';
+    'set ADMIN_PASSWORD to a password of at least 12 characters besides spaces that is not a common password (or ADMIN_PASSWORD_HASH), or listen on loopback with HOST=127.0.0.1';
   if (exposed && demoMode) {
     throw new ConfigError(
       'ADMIN_PASSWORD',
@@ -360,13 +361,17 @@ export async function loadConfig(
   if (givenHash == null && givenPassword != null) {
     if (givenPassword === '')
       throw new ConfigError('ADMIN_PASSWORD', 'ADMIN_PASSWORD must not be empty');
-    if (
-      exposed &&
-      (givenPassword === DEMO_PASSWORD || givenPassword.length < MIN_EXPOSED_PASSWORD_LENGTH)
-    ) {
+    // Off loopback the operator password rule applies (server/auth/passwordPolicy.ts): at least
+    // 12 characters besides whitespace, not a common password. Twelve spaces, or "admin" padded
+    // with spaces, are refused.
+    const problem =
+      givenPassword === DEMO_PASSWORD
+        ? 'the demo password'
+        : passwordProblem(givenPassword, adminEmail)?.replace(/\.$/, '');
+    if (exposed && problem) {
       throw new ConfigError(
         'ADMIN_PASSWORD',
-        `HOST=${host} is reachable from other machines, and ADMIN_PASSWORD is ${givenPassword === DEMO_PASSWORD ? 'the demo password' : `shorter than ${MIN_EXPOSED_PASSWORD_LENGTH} characters`}: ${fix}`,
+        `HOST=${host} is reachable from other machines, and ADMIN_PASSWORD is refused (${problem}): ${fix}`,
       );
     }
   }

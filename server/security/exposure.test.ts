@@ -57,7 +57,10 @@ describe('HOST and demo mode', () => {
   it.each([
     ['no password at all (demo mode)', {}, /no password is set \(demo mode/],
     ['the demo password', { ADMIN_PASSWORD: 'admin' }, /the demo password/],
-    ['an 11-character password', { ADMIN_PASSWORD: 'elevenchars' }, /shorter than 12 characters/],
+    ['an 11-character password', { ADMIN_PASSWORD: 'elevenchars' }, /at least 12 characters/],
+    ['twelve spaces', { ADMIN_PASSWORD: '            ' }, /only spaces/],
+    ['"admin" and seven spaces', { ADMIN_PASSWORD: 'admin       ' }, /at least 12 characters/],
+    ['a common password', { ADMIN_PASSWORD: 'password1234' }, /too common/],
   ])('refuses HOST=0.0.0.0 with %s, saying what to set', async (_label, env, reason) => {
     const err = await refusal({ HOST: '0.0.0.0', ...env });
     expect(err.variable).toBe('ADMIN_PASSWORD');
@@ -97,7 +100,7 @@ describe('HOST and demo mode', () => {
 
   it('accepts a strong password on a public HOST: no demo data, Secure cookie, HSTS', async () => {
     const config = await loadConfig(
-      { DATA_DIR: 'memory', HOST: '0.0.0.0', ADMIN_PASSWORD: 'twelve chars' },
+      { DATA_DIR: 'memory', HOST: '0.0.0.0', ADMIN_PASSWORD: 'a strong passphrase' },
       () => {},
     );
     expect(config).toMatchObject({
