@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 23; docs/api.md "Audit"; server/routes/audit.ts): one page of rows for
+ * The audit trail (docs/api.md "Audit"; server/routes/audit.ts): one page of rows for
  * the Audit screen, a customer's newest rows for the Subscriptions drawer, and every filtered row
  * (up to a cap) for the CSV export. Wire fields (snake_case) are normalised at this boundary.
  */

@@ -1,5 +1,5 @@
 /**
- * The Settings screen's calls (issue 23; docs/api.md "Operators", "Account"; the reference
+ * The Settings screen's calls (docs/api.md "Operators", "Account"; the reference
  * server's server/auth/accountRoutes.ts): the operator's own password, sessions and two-factor
  * sign-in, and, for owners, the operators, their invitations and the two-factor policy. Answers
  * are checked with zod here and normalised into the shapes of src/domain/account.ts. Refusals

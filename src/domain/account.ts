@@ -1,6 +1,6 @@
 /**
  * The operator's own account and the team of operators as the Settings screen shows them
- * (issue 23; docs/api.md "Operators", "Account"): the inside shapes the API normalises into, the
+ * (docs/api.md "Operators", "Account"): the inside shapes the API normalises into, the
  * password rule's help text, the role descriptions, a readable summary of a user agent, and the
  * text forms of a two-factor secret and of recovery codes.
  */
@@ -60,14 +60,14 @@ export interface InviteOperatorInput {
   role: Role;
 }
 
-/** How long an invitation link works, in hours (issue 23: 72 h). */
+/** How long an invitation link works, in hours (72 h). */
 export const INVITE_TTL_HOURS = 72;
 
-/** The password rule of the server (issue 23), as help text next to a new-password field. */
+/** The password rule of the server, as help text next to a new-password field. */
 export const PASSWORD_RULE =
   'At least 12 characters, not counting spaces, and not a commonly used password.';
 
-/** What each role may do, one line each (issue 23 "Roles"). */
+/** What each role may do, one line each. */
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   viewer: 'Reads every screen.',
   support: 'Viewer, plus the five access actions and enforce-now.',

@@ -1,5 +1,5 @@
 /**
- * The Audit screen's CSV export of the filtered rows (issue 23), written with the console's CSV
+ * The Audit screen's CSV export of the filtered rows, written with the console's CSV
  * rules (./csv: Papa Parse, CRLF lines, formula-like text neutralised). Its own module so Papa
  * Parse loads with the Audit screen only. Pure.
  */

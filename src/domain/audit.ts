@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 23 "Audit trail"; docs/api.md "Audit"; server/routes/audit.ts): who did
+ * The audit trail (docs/api.md "Audit"; server/routes/audit.ts): who did
  * what to whom, when, from where, and with what outcome. The Audit list filters by operator,
  * action (one action or a group such as 'access' = every 'access.*'), target and a UTC time
  * range, newest first, 50/100/200 rows. Pure.
@@ -7,7 +7,7 @@
 import { defaultListQuery, listQueryToSearch, type ListSpec } from './list';
 import type { Tone } from './types';
 
-/** The dotted actions the server records (server/audit, issue 23), grouped by their prefix. */
+/** The dotted actions the server records (server/audit), grouped by their prefix. */
 export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.login_failed',

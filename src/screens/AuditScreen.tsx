@@ -1,5 +1,5 @@
 /**
- * The Audit screen's container (issue 23 "Audit trail"): the shared URL-synced list over GET
+ * The Audit screen's container: the shared URL-synced list over GET
  * /audit, and Export CSV, which gathers every row the applied filters match (pages of 200, up to
  * 10,000 rows) and downloads them as 'audit-<from>-<to>.csv'. A bad filter's 400 shows the
  * server's message; a 401 goes to sign-in through the API client.

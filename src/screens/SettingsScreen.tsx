@@ -1,5 +1,5 @@
 /**
- * The Settings screen (§2 Settings, issue 23): My account for every operator (password, sessions,
+ * The Settings screen (§2 Settings): My account for every operator (password, sessions,
  * two-factor sign-in), Operators for owners, and the placeholder for environment and integration
  * settings. At /settings?enrol=1, where the app sends an operator an owner requires to enrol
  * (who-am-I `must_enrol_totp`), only the two-factor set-up shows: every other call would answer

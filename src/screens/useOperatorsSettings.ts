@@ -1,5 +1,5 @@
 /**
- * The Operators part of the Settings screen (issue 23, owners only): GET /operators, PATCH
+ * The Operators part of the Settings screen (owners only): GET /operators, PATCH
  * /operators/:id (role, disable, enable), PUT /auth/policy and POST /operators (invite), each
  * outcome in words for OperatorsSection.
  */

@@ -1,5 +1,5 @@
 /**
- * The two-factor sign-in flow of the Settings screen (issue 23): set-up → code → recovery codes
+ * The two-factor sign-in flow of the Settings screen: set-up → code → recovery codes
  * → on, and the turn-off dialog, over POST /auth/totp/setup, /enable and /disable. Whether it is
  * on comes from the who-am-I answer, which is refetched after every change (the header and the
  * enrolment gate read it too).

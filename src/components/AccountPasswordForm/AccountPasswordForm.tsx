@@ -31,7 +31,7 @@ function endedSentence(count: number): string {
 }
 
 /**
- * Change password (issue 23 "Self-service"): Current password, New password with the rule as
+ * Change password: Current password, New password with the rule as
  * help text, Confirm new password. A mismatch is caught here; the server's refusals show next to
  * the field they are about. After a change the fields empty and the result says how many other
  * sessions were ended.

@@ -90,7 +90,7 @@ function exportText(state: AuditExportState, total: number | null, isCapped: boo
 }
 
 /**
- * The Audit screen's view (issue 23): who did what to whom, newest first; filters for operator,
+ * The Audit screen's view: who did what to whom, newest first; filters for operator,
  * action, target and time (UTC); Rows, Export CSV of the filtered rows and the pager. Pure.
  */
 export function AuditView({

@@ -43,7 +43,7 @@ function countText(page: AuditPage): string {
 }
 
 /**
- * A customer's audit rows in the Subscriptions drawer (issue 23): time (UTC), operator, action,
+ * A customer's audit rows in the Subscriptions drawer: time (UTC), operator, action,
  * outcome and the detail on one line (opening to its JSON), newest first; loading, empty and
  * error states; and 'All audit rows', the Audit screen filtered by the customer. Pure.
  */

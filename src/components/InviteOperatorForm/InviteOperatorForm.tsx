@@ -36,7 +36,7 @@ export interface InviteOperatorFormProps {
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
 /**
- * Invite an operator (issue 23 "Invites"): email, name and role, each role's rights in one line,
+ * Invite an operator: email, name and role, each role's rights in one line,
  * then the one-time link to copy and hand over (no mail is sent) and when it expires.
  */
 export function InviteOperatorForm({ state, onSubmit, onCopy }: InviteOperatorFormProps) {

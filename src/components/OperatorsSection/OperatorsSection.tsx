@@ -40,7 +40,7 @@ export interface OperatorsSectionProps {
 }
 
 /**
- * Operators (issue 23, owners only): the team with each one's role, status and two-factor
+ * Operators (owners only): the team with each one's role, status and two-factor
  * sign-in, the switch that requires two-factor sign-in of everyone, and the invite form.
  */
 export function OperatorsSection({

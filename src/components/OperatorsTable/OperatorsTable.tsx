@@ -168,7 +168,7 @@ function confirmCopy(operator: OperatorSummary, change: OperatorChange, isSelf: 
 }
 
 /**
- * The operators (issue 23, owners only): name, email, role (a select per row), status, two-factor
+ * The operators (owners only): name, email, role (a select per row), status, two-factor
  * and last seen, with Disable/Enable per row. Every change asks first; a role change reverts on
  * Cancel, since the select shows the server's value.
  */

@@ -17,7 +17,7 @@ export interface RecoveryCodesProps {
 }
 
 /**
- * The recovery codes, shown once right after two-factor sign-in is turned on (issue 23): a
+ * The recovery codes, shown once right after two-factor sign-in is turned on: a
  * warning to store them now, the codes as a list, Copy, Download (.txt), and the button that
  * confirms they are stored.
  */

@@ -74,7 +74,7 @@ const COLUMNS: readonly DataTableColumn<AccountSession, string, Context>[] = [
 ];
 
 /**
- * My sessions (issue 23 "Self-service"): created, last seen, IP and browser (the user agent
+ * My sessions: created, last seen, IP and browser (the user agent
  * summarised, e.g. "Chrome on Linux"). The current session is marked "This session" and has no
  * End; ending another asks first.
  */

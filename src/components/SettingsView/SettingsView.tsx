@@ -36,7 +36,7 @@ export type SettingsViewProps =
     };
 
 /**
- * The Settings screen (§2 Settings, issue 23): My account (password, sessions, two-factor
+ * The Settings screen (§2 Settings): My account (password, sessions, two-factor
  * sign-in) for every operator, Operators for owners, and the placeholder for environment and
  * integration settings. In enrolment mode only the two-factor set-up shows, then Continue.
  * With no props, only the heading and the placeholder.

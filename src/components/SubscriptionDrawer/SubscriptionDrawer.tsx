@@ -33,7 +33,7 @@ export interface SubscriptionDrawerProps {
    * details' plus its message when that differs, e.g. 'ClickBank orders fetch failed (502)'.
    */
   orders: AsyncState<readonly MarketplaceOrder[]>;
-  /** The customer's newest audit rows and the link to all of them (issue 23), the last section. */
+  /** The customer's newest audit rows and the link to all of them, the last section. */
   audit: CustomerAuditProps;
 }
 

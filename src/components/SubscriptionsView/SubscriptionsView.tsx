@@ -52,7 +52,7 @@ export interface SubscriptionDrawerState {
   detail: AsyncState<SubscriptionDetail>;
   /** The customer's ClickBank order records, newest first; read only for clickbank details. */
   orders: AsyncState<readonly MarketplaceOrder[]>;
-  /** The customer's newest audit rows and the link to all of them (issue 23). */
+  /** The customer's newest audit rows and the link to all of them. */
   audit: CustomerAuditProps;
 }
 

@@ -8,7 +8,7 @@ import { TotpSetupForm } from './TotpSetupForm';
 import styles from './TotpSection.module.css';
 
 /**
- * Where two-factor sign-in stands for the signed-in operator (issue 23, RFC 6238): off (with the
+ * Where two-factor sign-in stands for the signed-in operator (RFC 6238): off (with the
  * last set-up failure, if any), a set-up starting, a set-up waiting for a code, the recovery codes
  * just issued (shown once), or on.
  */
