@@ -400,11 +400,17 @@ export function sumSeriesRow(row: unknown, scale = 1): ProviderDailyRow {
     const provider = normaliseProviderName(key);
     values[provider] = (Object.hasOwn(values, provider) ? values[provider]! : 0) + sum;
   }
-  for (const provider of Object.keys(values))
-    values[provider] = roundIfScaled(values[provider]! * scale, scale);
+  // A figure too large to scale (±Infinity in cents) is no figure: summing two of them would
+  // give NaN.
+  for (const provider of Object.keys(values)) {
+    const scaled = roundIfScaled(values[provider]! * scale, scale);
+    if (Number.isFinite(scaled)) values[provider] = scaled;
+    else delete values[provider];
+  }
   const ownCents = readNumber(row.total_cents);
   const ownTotal = readNumber(row.total);
-  const own = ownCents ?? (ownTotal === null ? null : roundIfScaled(ownTotal * scale, scale));
+  const ownScaled = ownCents ?? (ownTotal === null ? null : roundIfScaled(ownTotal * scale, scale));
+  const own = ownScaled !== null && Number.isFinite(ownScaled) ? ownScaled : null;
   const total =
     own ??
     Object.keys(values)

@@ -517,6 +517,15 @@ describe('§3 Metrics response', () => {
     );
   });
 
+  it('drops a currency figure too large to scale to cents instead of summing it to NaN', () => {
+    const row = sumSeriesRow(
+      { date: '2026-11-20', '': -1.797693134862316e306, a: 1.797693134862316e306 },
+      100,
+    );
+    expect(row.values).toEqual({});
+    expect(row.total).toBe(0);
+  });
+
   it('property: unknown providers survive as unknown or their letters', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 12 }), fc.integer({ min: 0, max: 1000 }), (name, cnt) => {
