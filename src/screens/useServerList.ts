@@ -15,7 +15,7 @@
  * Search params the list does not own (another panel's state on the same route) are kept.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigation, useSearchParams } from 'react-router-dom';
 import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import {
   clampPage,
@@ -162,9 +162,23 @@ export function useServerList<
   // The URL's filters changed (our own navigation or Back/Forward): a pending edit is superseded.
   useEffect(() => cancelPending(), [urlFiltersKey, cancelPending]);
 
+  // A navigation away from this screen (a sidebar link, a row's link) supersedes a pending text
+  // edit: applying it while that navigation loads would bring the operator back here.
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const leaving = navigation.location !== undefined && navigation.location.pathname !== pathname;
+  const leavingRef = useRef(leaving);
+  useLayoutEffect(() => {
+    leavingRef.current = leaving;
+  });
+  useEffect(() => {
+    if (leaving) cancelPending();
+  }, [leaving, cancelPending]);
+
   const textKeys = useMemo(() => textFieldKeys(spec), [spec]);
   const applyDraft = useCallback(() => {
     cancelPending();
+    if (leavingRef.current) return;
     const current = queryRef.current;
     if (!sameFilters(current.filters, draftRef.current))
       navigate(withFilters(current, draftRef.current));

@@ -1,7 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { delay, http } from 'msw';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { TOKEN_STORAGE_KEY } from '../../src/domain/types';
 import {
+  api,
   healthDbHandlers,
   healthHandlers,
   statsHandlers,
@@ -13,6 +15,7 @@ import {
 import { logsHandlers } from '../../tests/msw/handlers-logs';
 import { auditHandlers } from '../../tests/msw/handlers-audit';
 import { webhooksHandlers } from '../../tests/msw/handlers-webhooks';
+import { revenueDefaultHandlers } from '../../tests/msw/handlers-revenue';
 import {
   isrAffiliatesHandlers,
   isrDailyHandlers,
@@ -36,6 +39,7 @@ const meta = {
     msw: {
       handlers: [
         recordCalls,
+        whoamiHandlers.signedIn(),
         statsHandlers.ok(),
         statusHandlers.ok(),
         usersHandlers.list(),
@@ -48,6 +52,7 @@ const meta = {
         logsHandlers.list(),
         ...webhooksHandlers.all(),
         auditHandlers.list(),
+        ...revenueDefaultHandlers(),
         quietStream(),
       ],
     },
@@ -92,6 +97,46 @@ export const UnknownPathSignedOut: Story = {
     ).toBeVisible();
     await expect(flowLocation()).toBe('/login');
     await expect(seen).not.toContain('GET /api/admin/stats');
+  },
+};
+
+/**
+ * An operator types an email filter on Users and leaves for Subscriptions before the filter's
+ * 300 ms debounce (§9) has run, while the Subscriptions page is still loading: they land on
+ * Subscriptions and stay there; the abandoned filter does not pull them back to Users.
+ */
+export const LeavingBeforeAFilterApplies: Story = {
+  args: { initialEntry: '/users' },
+  parameters: {
+    msw: {
+      handlers: [
+        // Subscriptions answers slowly: its page is still loading when the debounce would run.
+        http.get(api('/subscriptions'), async () => {
+          await delay(900);
+        }),
+        ...meta.parameters.msw.handlers,
+      ],
+    },
+  },
+  play: async ({ canvas }) => {
+    await canvas.findByRole('heading', { level: 1, name: 'Users' }, LAZY);
+    await userEvent.type(
+      within(canvas.getByRole('search', { name: 'Users filters' })).getByLabelText('Email'),
+      'paula',
+    );
+    await userEvent.click(
+      within(canvas.getByRole('navigation', { name: 'Main' })).getByRole('link', {
+        name: 'Subscriptions',
+      }),
+    );
+    await expect(
+      await canvas.findByRole('heading', { level: 1, name: 'Subscriptions' }, LAZY),
+    ).toBeVisible();
+    await expect(flowLocation()).toBe('/subscriptions');
+    // Past the debounce and the slow page: still on Subscriptions.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await expect(flowLocation()).toBe('/subscriptions');
+    await expect(canvas.getByRole('heading', { level: 1, name: 'Subscriptions' })).toBeVisible();
   },
 };
 
