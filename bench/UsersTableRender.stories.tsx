@@ -18,6 +18,7 @@ import {
   FIXTURE_DATE,
   sortUsers,
 } from '../tests/msw/view-users';
+import { withRouter } from '../stories/support/withRouter';
 
 /** Re-render figures collected by {@link SortBench} (React Profiler `actualDuration`, ms). */
 const profiledRenders: number[] = [];
@@ -121,6 +122,7 @@ async function benchSortChanges(
 const meta = {
   title: 'Bench/UsersTable render',
   component: SortBench,
+  decorators: [withRouter],
   tags: ['!test', '!autodocs'],
   args: {
     data: FIVE_HUNDRED_USERS_PAGE.rows,

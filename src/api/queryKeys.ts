@@ -61,6 +61,15 @@ export const queryKeys = {
     all: () => [...root, 'audit'] as const,
     list: (params: QueryParams) => [...root, 'audit', 'list', params] as const,
   },
+  customers: {
+    all: () => [...root, 'customers'] as const,
+    /** Everything of one customer: the record and every timeline filter. */
+    one: (email: string) => [...root, 'customers', email] as const,
+    detail: (email: string) => [...root, 'customers', email, 'detail'] as const,
+    timeline: (email: string, kinds: string) =>
+      [...root, 'customers', email, 'timeline', kinds] as const,
+  },
+  search: (q: string) => [...root, 'search', q] as const,
   isr: {
     all: () => [...root, 'isr'] as const,
     summary: (params: QueryParams) => [...root, 'isr', 'summary', params] as const,

@@ -236,6 +236,7 @@ export async function invalidateAccessData(queryClient: QueryClient): Promise<vo
     queryClient.invalidateQueries({ queryKey: queryKeys.subscriptions.all() }),
     queryClient.invalidateQueries({ queryKey: queryKeys.stats() }),
     queryClient.invalidateQueries({ queryKey: queryKeys.status() }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.customers.all() }),
   ]);
 }
 

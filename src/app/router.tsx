@@ -157,6 +157,16 @@ const SCREENS: readonly ScreenRoute[] = [
     title: 'Maintenance',
     Component: () => import('../screens/MaintenanceScreen').then((m) => m.MaintenanceScreen),
   },
+  {
+    path: 'customers/:email',
+    title: 'Customer',
+    Component: () => import('../screens/CustomerScreen').then((m) => m.CustomerScreen),
+    firstQuery: async (queryClient, url) => {
+      const api = await import('../api/customers');
+      const email = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1));
+      return queryClient.ensureQueryData(api.customerQueryOptions(email));
+    },
+  },
 ];
 
 /** The route object of one guarded screen; its loader starts the first query when signed in. */

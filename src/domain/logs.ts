@@ -57,6 +57,23 @@ export interface LogsPage {
   isTotalCapped: boolean;
 }
 
+/** The keys under which a log context names a customer, in the order they are read. */
+const CONTEXT_EMAIL_KEYS = ['email', 'customer_email', 'user_email'] as const;
+
+/**
+ * The customer a log context names (its `email`, `customer_email` or `user_email`, when it looks
+ * like an email), or null: the Logs screen links it to the customer page.
+ */
+export function logContextEmail(context: unknown): string | null {
+  if (context === null || typeof context !== 'object' || Array.isArray(context)) return null;
+  const bag = context as Record<string, unknown>;
+  for (const key of CONTEXT_EMAIL_KEYS) {
+    const value = bag[key];
+    if (typeof value === 'string' && /^[^\s@]+@[^\s@]+$/.test(value.trim())) return value.trim();
+  }
+  return null;
+}
+
 /** Whether a log context has anything to show ('view'): not null, not an empty object or array. */
 export function hasLogContext(context: unknown): boolean {
   if (context == null || context === '') return false;

@@ -11,6 +11,7 @@
  *   the alert sounds within the click;
  * - Log out: POST /auth/logout (falling back to POST /logout), then — whatever they answered —
  *   the token is gone, the query cache is cleared, and the operator is at /login.
+ * - find anything: the header's search box and command palette (CommandPaletteScreen);
  * - the live stream's header items, when the app passes the stream's view: the state
  *   indicator and the Activity button opening the feed (relative times re-read each minute).
  * After a navigation (not the page's first load or Back/Forward) focus moves to the main region,
@@ -24,6 +25,7 @@ import { AppLayout, MAIN_CONTENT_ID, type ExternalLink } from '../components/App
 import { LiveFeedButton } from '../components/LiveFeed';
 import { StreamStatus } from '../components/StreamStatus';
 import type { LiveEvent, StreamState } from '../domain/live';
+import { CommandPaletteScreen } from './CommandPaletteScreen';
 import { LOGIN_PATH } from './useLoginRedirect';
 import { MOBILE_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
 import { useNow } from './useNow';
@@ -131,6 +133,7 @@ export function AppLayoutScreen({ children, live }: AppLayoutScreenProps) {
       siteLinks={siteLinks}
       isSoundEnabled={isSoundEnabled}
       onSoundToggle={handleSoundToggle}
+      search={<CommandPaletteScreen isCompact={isMobile} />}
       liveActivity={
         live ? (
           <>

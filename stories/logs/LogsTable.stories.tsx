@@ -3,12 +3,14 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { LogsTable } from '../../src/components/LogsTable';
 import type { LogEntry } from '../../src/domain/logs';
 import { LOG_ROWS, makeLogRows } from '../../tests/msw/fixtures-logs';
+import { withRouter } from '../support/withRouter';
 
 const ENTRIES: LogEntry[] = LOG_ROWS.map((r) => ({ ...r, id: String(r.id) }));
 
 const meta = {
   title: 'Logs/LogsTable',
   component: LogsTable,
+  decorators: [withRouter],
   args: {
     rows: { status: 'ready', data: ENTRIES },
     rowCount: ENTRIES.length,

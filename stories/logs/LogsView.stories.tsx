@@ -3,6 +3,7 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { LogsView } from '../../src/components/LogsView';
 import type { LogEntry, LogsPage } from '../../src/domain/logs';
 import { LOG_ROWS } from '../../tests/msw/fixtures-logs';
+import { withRouter } from '../support/withRouter';
 
 const ENTRIES: LogEntry[] = LOG_ROWS.map((r) => ({ ...r, id: String(r.id) }));
 const PAGE: LogsPage = { rows: ENTRIES, total: 1_284, totalPages: 26, isTotalCapped: false };
@@ -10,6 +11,7 @@ const PAGE: LogsPage = { rows: ENTRIES, total: 1_284, totalPages: 26, isTotalCap
 const meta = {
   title: 'Logs/LogsView',
   component: LogsView,
+  decorators: [withRouter],
   args: {
     list: { status: 'ready', data: PAGE },
     query: { page: 1, pageSize: 50, sort: { key: 'ts', direction: 'desc' } },

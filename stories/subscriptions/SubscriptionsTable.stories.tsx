@@ -12,6 +12,7 @@ import {
   USD_ROWS,
   USD_ROWS_TOTAL_TEXT,
 } from '../../tests/msw/view-subscriptions';
+import { withRouter } from '../support/withRouter';
 
 /** The §2 column headers in order. */
 const HEADERS = [
@@ -39,6 +40,7 @@ function footerTotal(table: HTMLElement) {
 const meta = {
   title: 'Subscriptions/SubscriptionsTable',
   component: SubscriptionsTable,
+  decorators: [withRouter],
   args: {
     rows: { status: 'ready', data: USD_ROWS },
     sort: DEFAULT_SORT,

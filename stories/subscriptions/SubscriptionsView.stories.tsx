@@ -22,6 +22,7 @@ import {
   USD_ROWS_TOTAL_TEXT,
   subscriptionsPage,
 } from '../../tests/msw/view-subscriptions';
+import { withRouter } from '../support/withRouter';
 
 /** The drawer's Audit section with no rows (its own states are the drawer's stories). */
 const NO_AUDIT: SubscriptionDrawerState['audit'] = {
@@ -86,6 +87,7 @@ function WithOpenableDrawer(props: SubscriptionsViewProps) {
 const meta = {
   title: 'Subscriptions/SubscriptionsView',
   component: SubscriptionsView,
+  decorators: [withRouter],
   args: {
     list: { status: 'ready', data: subscriptionsPage(USD_ROWS, 312) },
     query: { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_SORT },

@@ -3,6 +3,7 @@ import { expect, fn, userEvent, within } from 'storybook/test';
 import { IsrEventsTable } from '../../src/components/IsrEventsTable';
 import type { IsrEvent } from '../../src/domain/isr';
 import { makeIsrEvents } from '../../tests/msw/fixtures-metrics';
+import { withRouter } from '../support/withRouter';
 
 const EVENTS: IsrEvent[] = makeIsrEvents(8).map((e) => ({
   id: String(e.id),
@@ -24,6 +25,7 @@ const EVENTS: IsrEvent[] = makeIsrEvents(8).map((e) => ({
 const meta = {
   title: 'Tracking/IsrEventsTable',
   component: IsrEventsTable,
+  decorators: [withRouter],
   args: {
     rows: { status: 'ready', data: EVENTS },
     page: 1,

@@ -17,6 +17,7 @@ import {
   makeIsrSummaryWire,
   type IsrEventWire,
 } from '../../tests/msw/fixtures-metrics';
+import { withRouter } from '../support/withRouter';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 
@@ -87,6 +88,7 @@ function blur(): void {
 const meta = {
   title: 'Tracking/IsrView',
   component: IsrView,
+  decorators: [withRouter],
   args: {
     range: isrPresetRange(14, NOW),
     activeDays: 14,

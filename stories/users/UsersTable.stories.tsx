@@ -10,6 +10,7 @@ import {
   USERS_PAGE,
   sortUsers,
 } from '../../tests/msw/view-users';
+import { withRouter } from '../support/withRouter';
 
 const COLUMN_HEADERS = [
   'ID',
@@ -40,6 +41,7 @@ const meta = {
     onAccessAction: fn(),
   },
   decorators: [
+    withRouter,
     (Story) => (
       <div style={{ padding: 'var(--space-4)' }}>
         <Story />

@@ -11,6 +11,7 @@ import {
   USERS,
   USERS_PAGE,
 } from '../../tests/msw/view-users';
+import { withRouter } from '../support/withRouter';
 
 /** The §9 defaults: page 1, 50 per page, Last Update descending. */
 const DEFAULT_QUERY = { page: 1, pageSize: USERS_DEFAULT_PAGE_SIZE, sort: DEFAULT_USERS_SORT };
@@ -35,6 +36,7 @@ const meta = {
     onDismissActionResult: fn(),
   },
   decorators: [
+    withRouter,
     (Story) => (
       <div style={{ padding: 'var(--space-4)' }}>
         <Story />

@@ -19,6 +19,7 @@ import {
   whoamiHandlers,
 } from './handlers';
 import { auditHandlers } from './handlers-audit';
+import { customerDefaultHandlers } from './handlers-customers';
 import { liveStreamHandlers } from './handlers-live';
 import { logsHandlers } from './handlers-logs';
 import { maintenanceHandlers } from './handlers-maintenance';
@@ -48,6 +49,7 @@ export function defaultHandlers(): HttpHandler[] {
     auditHandlers.list(),
     ...metricsDefaultHandlers(),
     ...revenueDefaultHandlers(),
+    ...customerDefaultHandlers(),
     ...maintenanceHandlers(),
     liveStreamHandlers.quiet(),
   ];

@@ -71,6 +71,11 @@ export interface AppLayoutProps {
    * shown before the sound switch; nothing when absent.
    */
   liveActivity?: ReactNode;
+  /**
+   * The header's find-anything search (the command palette's trigger), placed after the
+   * external links; nothing when absent.
+   */
+  search?: ReactNode;
   /** Called when the operator presses 'Log out' (§4 Session: the screen clears the token and goes to /login). */
   onLogout: () => void;
   /** Desktop only: whether the sidebar shows icons only. */
@@ -158,6 +163,7 @@ export function AppLayout({
   isSoundEnabled,
   onSoundToggle,
   liveActivity,
+  search,
   onLogout,
   isSidebarCollapsed,
   onSidebarCollapsedChange,
@@ -210,6 +216,8 @@ export function AppLayout({
             <ExternalLinks links={externalLinks} direction="row" />
           </nav>
         )}
+
+        {search ? <div className={styles.search}>{search}</div> : null}
 
         <div className={styles.actions}>
           {liveActivity ? <div className={styles.live}>{liveActivity}</div> : null}

@@ -2,6 +2,7 @@ import { formatCount, formatCurrency, formatUtcDateTime, DASH } from '../../doma
 import { ISR_EVENTS_PAGE_SIZE, type IsrEvent } from '../../domain/isr';
 import type { AsyncState } from '../../domain/types';
 import { Button } from '../Button';
+import { CustomerLink } from '../CustomerLink';
 import { DataTable, type DataTableColumn } from '../DataTable';
 import styles from './IsrEventsTable.module.css';
 
@@ -85,7 +86,11 @@ export const ISR_EVENT_COLUMNS: readonly DataTableColumn<IsrEvent>[] = [
     cell: (e) => <Pair main={e.affiliate} sub={e.subid} />,
   },
   { id: 'campaign', header: 'Campaign', cell: (e) => e.campaign ?? DASH },
-  { id: 'email', header: 'Email', cell: (e) => e.customerEmail ?? DASH },
+  {
+    id: 'email',
+    header: 'Email',
+    cell: (e) => (e.customerEmail ? <CustomerLink email={e.customerEmail} /> : DASH),
+  },
   {
     id: 'referrer',
     header: 'Referrer',

@@ -1,5 +1,6 @@
 import { DASH, formatUtcDateTimeSeconds } from '../../domain/format';
-import { hasLogContext, type LogEntry, type LogsSortKey } from '../../domain/logs';
+import { hasLogContext, logContextEmail, type LogEntry, type LogsSortKey } from '../../domain/logs';
+import { CustomerLink } from '../CustomerLink';
 import { DataTable, viewColumn, type DataTableColumn, type ListTableProps } from '../DataTable';
 import { JsonBlock } from '../JsonBlock';
 import { LogLevelBadge } from '../LogLevelBadge';
@@ -7,10 +8,26 @@ import styles from './LogsTable.module.css';
 
 /**
  * The Context cell (§2): a 'view' disclosure that expands the entry's context as JSON and
- * collapses it again; a dash when there is none.
+ * collapses it again, and a link to the customer page when the context names a customer; a dash
+ * when there is none.
  */
 function ContextCell({ entry }: { entry: LogEntry }) {
   if (!hasLogContext(entry.context)) return <>{DASH}</>;
+  const email = logContextEmail(entry.context);
+  return (
+    <>
+      {email ? (
+        <p className={styles.customer}>
+          <CustomerLink email={email} />
+        </p>
+      ) : null}
+      <ContextDisclosure entry={entry} />
+    </>
+  );
+}
+
+/** The 'view' disclosure of a log entry's context. */
+function ContextDisclosure({ entry }: { entry: LogEntry }) {
   return (
     <details className={styles.context}>
       <summary className={styles.view}>

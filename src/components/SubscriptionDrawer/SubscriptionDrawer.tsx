@@ -11,6 +11,7 @@ import {
 import { MESSAGES } from '../../domain/messages';
 import { isClickbank } from '../../domain/providers';
 import type { AsyncState, MarketplaceOrder, SubscriptionDetail } from '../../domain/types';
+import { CustomerLink } from '../CustomerLink';
 import { Banner } from '../Banner';
 import { CustomerAudit, type CustomerAuditProps } from '../CustomerAudit';
 import { DetailList, type DetailItem } from '../DetailList';
@@ -190,7 +191,10 @@ function DetailSections({
       : { latest: null, previous: [] };
 
   const core: DetailItem[] = [
-    { label: 'Email', value: orDash(detail.email) },
+    {
+      label: 'Email',
+      value: detail.email?.trim() ? <CustomerLink email={detail.email} /> : DASH,
+    },
     { label: 'Name', value: displayName(detail, latest) },
     { label: 'Address/Region', value: addressRegion(detail) },
     { label: 'Provider', value: orDash(detail.provider) },

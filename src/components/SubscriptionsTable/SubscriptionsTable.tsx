@@ -4,6 +4,7 @@ import { MIXED_CURRENCY_LABEL, pageAmountTotal } from '../../domain/detail';
 import { cadenceLabel, orDash } from '../../domain/subscription-view';
 import type { SubscriptionRow, SubscriptionSortKey } from '../../domain/types';
 import { Button } from '../Button';
+import { CustomerLink } from '../CustomerLink';
 import {
   actionsColumn,
   DataTable,
@@ -44,6 +45,11 @@ export const SUBSCRIPTIONS_COLUMNS: readonly DataTableColumn<
           {s.email.trim() || DASH}
         </button>
         {s.name ? <span className={styles.name}>{s.name}</span> : null}
+        {s.email.trim() ? (
+          <CustomerLink email={s.email} aria-label={`Customer page of ${s.email.trim()}`}>
+            <span className={styles.name}>Customer page</span>
+          </CustomerLink>
+        ) : null}
       </div>
     ),
   },

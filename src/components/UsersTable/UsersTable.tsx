@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
+import { DASH } from '../../domain/format';
 import { orDash } from '../../domain/subscription-view';
 import type { AccessAction, UserRow, UserSortKey } from '../../domain/types';
 import { AccessActionsMenu } from '../AccessActionsMenu';
+import { CustomerLink } from '../CustomerLink';
 import {
   actionsColumn,
   DataTable,
@@ -36,7 +38,7 @@ export const USERS_COLUMNS: readonly DataTableColumn<UserRow, UserSortKey, Users
     sortKey: 'email',
     width: '216px',
     sticky: 'start',
-    cell: (u) => <TruncatedText text={u.email} />,
+    cell: (u) => (u.email.trim() ? <CustomerLink email={u.email} isTruncated /> : DASH),
   },
   textColumn('provider', 'Provider', (u) => u.provider, { width: '128px' }),
   {

@@ -1,0 +1,1 @@
+export { CommandPalette, type CommandPaletteProps } from './CommandPalette';

@@ -1,0 +1,1 @@
+export { CustomerLink, type CustomerLinkProps } from './CustomerLink';
