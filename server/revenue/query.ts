@@ -148,3 +148,91 @@ export function bucketDates(r: Pick<RevenueRange, 'fromMs' | 'to' | 'interval'>)
   }
   return out;
 }
+
+/** Which movements a window of time takes: at < hi (`closed`: at ≤ hi), and at ≥ lo when given. */
+export interface MovementWindow {
+  /** Epoch ms of a UTC midnight, or null for every movement before hi. */
+  lo: number | null;
+  /** Epoch ms, any instant. */
+  hi: number;
+  /** Include the movements at exactly `hi` (the state at an instant counts a span starting then). */
+  closed: boolean;
+  /**
+   * 'month': whole months come from revenue_monthly and every row's b is the first day of its
+   * UTC month; 'day': days come from revenue_daily and b is the UTC day.
+   */
+  bucket: 'day' | 'month';
+}
+
+/** What each source of movementSource computes over its rows (alias d). */
+export interface MovementAggregate {
+  /** The select list, given the SQL of the row's bucket (a UTC day or month, see MovementWindow). */
+  select: (bucket: string) => string;
+  /** Conditions on d (filterSql's), each starting with AND; '' for none. */
+  where: string;
+  /** The GROUP BY list of `select`. */
+  groupBy: string;
+}
+
+/**
+ * The movements of a window aggregated by `agg` in each of the cheapest sources for its parts,
+ * as a derived table (a UNION ALL of their groups, which the caller sums again): whole months from
+ * revenue_monthly, the remaining whole days from revenue_daily, and the part of the last day before
+ * `hi` from revenue_movements (migrations 015, 018). Every source has the columns provider, plan,
+ * cadence, currency, kind_alone, kind_net, paired, other_plan, other_cadence and delta_twelfths,
+ * so filterSql's conditions apply to each. Parameters are appended to `params`.
+ */
+export function movementSource(
+  w: MovementWindow,
+  params: unknown[],
+  agg: MovementAggregate,
+): string {
+  const add = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const byMonth = w.bucket === 'month';
+  const hiDay = Math.floor(w.hi / DAY_MS) * DAY_MS;
+  const parts: string[] = [];
+  const part = (bucket: string, table: string, time: string) =>
+    parts.push(
+      `SELECT ${agg.select(bucket)} FROM ${table} d WHERE ${time} ${agg.where} GROUP BY ${agg.groupBy}`,
+    );
+  // Under monthly buckets a run of days lies within one month, whose first day is its bucket: a
+  // constant instead of a date_trunc per row (a literal: a select list may leave it unused, and an
+  // unused parameter has no type).
+  const monthOf = (ms: number) => `'${dayText(monthStart(ms))}'::date`;
+  const days = (lo: number | null, hi: number) => {
+    if (lo !== null && lo >= hi) return;
+    const bucket = byMonth ? monthOf(hi - DAY_MS) : 'd.day';
+    const from = lo === null ? '' : `d.day >= ${add(dayText(lo))}::date AND `;
+    part(bucket, 'revenue_daily', `${from}d.day < ${add(dayText(hi))}::date`);
+  };
+  if (byMonth) {
+    const mHi = monthStart(hiDay);
+    const mLo = w.lo === null ? null : monthStart(w.lo) === w.lo ? w.lo : monthStart(w.lo, 1);
+    if (mLo !== null && w.lo !== null && mLo > mHi) {
+      days(w.lo, hiDay);
+    } else {
+      if (mLo !== null && w.lo !== null) days(w.lo, mLo);
+      if (mLo === null || mLo < mHi) {
+        const from = mLo === null ? '' : `d.month >= ${add(dayText(mLo))}::date AND `;
+        part('d.month', 'revenue_monthly', `${from}d.month < ${add(dayText(mHi))}::date`);
+      }
+      days(mHi, hiDay);
+    }
+  } else {
+    days(w.lo, hiDay);
+  }
+  if (w.hi > hiDay || w.closed) {
+    const bucket = byMonth ? monthOf(hiDay) : `(d.at AT TIME ZONE 'UTC')::date`;
+    part(
+      bucket,
+      'revenue_movements',
+      `d.at >= ${add(new Date(hiDay).toISOString())}::timestamptz
+       AND d.at ${w.closed ? '<=' : '<'} ${add(new Date(w.hi).toISOString())}::timestamptz`,
+    );
+  }
+  if (parts.length === 0) part('NULL::date', 'revenue_daily', 'false');
+  return `(${parts.join('\n UNION ALL ')})`;
+}

@@ -1,8 +1,10 @@
 /**
  * GET /metrics/revenue and GET /metrics/revenue/movements/:date (docs/metrics.md defines every
- * figure, docs/api.md "Revenue" the JSON). They read the MRR history of migration 015: the daily
- * roll-up revenue_daily for whole days, revenue_movements for the part of today before `now`, and
- * revenue_spans for the customers recurring at an instant.
+ * figure, docs/api.md "Revenue" the JSON). They read the MRR history of migrations 015 and 018:
+ * the monthly and daily roll-ups (revenue_monthly, revenue_daily) for whole months and days,
+ * revenue_movements for the part of a day before an instant, the recurring-customer roll-ups
+ * (revenue_customers_monthly, revenue_customers_daily) for the customers at an instant, and
+ * revenue_spans for the customers of the start and those whose spans change on the last day.
  *
  * Money: each movement is a sum of per-subscription deltas in twelfths of a cent of its currency,
  * converted with the configured rates (server/fx.ts). Converted money is rounded so that the
@@ -25,6 +27,7 @@ import {
   filterSql,
   monthStart,
   MOVEMENT_KINDS,
+  movementSource,
   parseRevenueQuery,
   type MovementKind,
   type RevenueRange,
@@ -110,6 +113,19 @@ function roundedCents(g: Groups, config: ServerConfig, missing: Set<string>): nu
 
 const num = (v: unknown): number => (v == null ? 0 : Number(v));
 
+/**
+ * The rows of `sql` as one JSON text: PGlite hands a row back far more slowly than PostgreSQL
+ * builds it, so a statement of hundreds of rows returns them in a single value instead. Values
+ * arrive as JSON does (text stays text; cast sums ::text to keep every digit).
+ */
+async function jsonRows<T>(db: AppDeps['db'], sql: string, params: unknown[]): Promise<T[]> {
+  const res = await db.query<{ j: string }>(
+    `SELECT COALESCE(json_agg(x), '[]')::text AS j FROM (${sql}) x`,
+    params,
+  );
+  return JSON.parse(res.rows[0]?.j ?? '[]') as T[];
+}
+
 /** The bucket (first day 'YYYY-MM-DD') of a UTC day 'YYYY-MM-DD'. */
 function bucketOf(day: string, r: RevenueRange): string {
   if (r.interval === 'day') return day;
@@ -127,56 +143,53 @@ export async function revenueOverview(
   const { db, config } = deps;
   const r = parseRevenueQuery(q, deps.now());
   const missing = new Set<string>();
-  const fromDay = r.from;
-  const endDayMs = Math.floor(r.endMs / DAY_MS) * DAY_MS;
-  const endDay = dayText(endDayMs);
 
   // MRR at the start: every movement before the first day.
-  const startParams: unknown[] = [fromDay];
+  const startParams: unknown[] = [];
   const sf = filterSql(r, startParams, 'd');
+  const startSource = movementSource(
+    { lo: null, hi: r.fromMs, closed: false, bucket: 'month' },
+    startParams,
+    {
+      select: () => 'd.currency, d.cadence, sum(d.delta_twelfths) AS t',
+      where: sf.where.map((w) => `AND ${w}`).join(' '),
+      groupBy: '1, 2',
+    },
+  );
   const startRows = await db.query<{ currency: string; cadence: string; t: string }>(
-    `SELECT d.currency, d.cadence, sum(d.delta_twelfths)::text AS t FROM revenue_daily d
-      WHERE d.day < $1 ${sf.where.map((w) => `AND ${w}`).join(' ')}
-      GROUP BY 1, 2`,
+    `SELECT u.currency, u.cadence, sum(u.t)::text AS t FROM ${startSource} u GROUP BY 1, 2`,
     startParams,
   );
   const start: Groups = new Map();
   for (const row of startRows.rows) addTo(start, row.currency, row.cadence, num(row.t));
 
-  // Movements in the range: whole days from the roll-up, the rest of the last day from the rows.
-  const rangeParams: unknown[] = [fromDay, endDay];
+  // Movements in the range by bucket: whole months (monthly buckets) and days from the roll-ups,
+  // the rest of the last day from the rows.
+  const rangeParams: unknown[] = [];
   const rf = filterSql(r, rangeParams, 'd');
-  const rangeRows = await db.query<{
+  const rangeSource = movementSource(
+    { lo: r.fromMs, hi: r.endMs, closed: false, bucket: r.interval },
+    rangeParams,
+    {
+      select: (b) =>
+        `${b} AS b, d.currency, d.cadence, ${rf.kind} AS kind, sum(d.delta_twelfths) AS t`,
+      where: rf.where.map((w) => `AND ${w}`).join(' '),
+      groupBy: '1, 2, 3, 4',
+    },
+  );
+  const rows = await jsonRows<{
     day: string;
     currency: string;
     cadence: string;
     kind: MovementKind;
     t: string;
   }>(
-    `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.currency, d.cadence, ${rf.kind} AS kind,
-            sum(d.delta_twelfths)::text AS t
-       FROM revenue_daily d
-      WHERE d.day >= $1 AND d.day < $2 ${rf.where.map((w) => `AND ${w}`).join(' ')}
-      GROUP BY 1, 2, 3, 4`,
+    db,
+    `SELECT to_char(u.b, 'YYYY-MM-DD') AS day, u.currency, u.cadence, u.kind, sum(u.t)::text AS t
+       FROM ${rangeSource} u
+      GROUP BY u.b, 2, 3, 4`,
     rangeParams,
   );
-  const rows = [...rangeRows.rows];
-  if (r.endMs > endDayMs && endDayMs >= r.fromMs) {
-    const tailParams: unknown[] = [
-      new Date(endDayMs).toISOString(),
-      new Date(r.endMs).toISOString(),
-    ];
-    const tf = filterSql(r, tailParams, 'm');
-    const tail = await db.query<(typeof rows)[number]>(
-      `SELECT to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, m.currency, m.cadence, ${tf.kind} AS kind,
-              sum(m.delta_twelfths)::text AS t
-         FROM revenue_movements m
-        WHERE m.at >= $1 AND m.at < $2 ${tf.where.map((w) => `AND ${w}`).join(' ')}
-        GROUP BY 1, 2, 3, 4`,
-      tailParams,
-    );
-    rows.push(...tail.rows);
-  }
 
   // Per bucket and kind: twelfths per (currency, cadence).
   const dates = bucketDates(r);
@@ -294,8 +307,9 @@ const recursAt = (a: string, p: string) =>
 /**
  * Customers recurring at the start and at the end, those of the start who churned in the range,
  * and the NRR numerator: MRR at the start + expansion − contraction − churn of the customers
- * recurring at the start (reactivations left out), in reporting cents. One statement reads the
- * customers of the start once for all three of its figures.
+ * recurring at the start (reactivations left out), in reporting cents. The counts come from
+ * customersAt; one statement follows the movements of the customers of the start (none when
+ * there are none), letting the planner probe their spans or hash them as the range's size asks.
  */
 async function customerFigures(
   deps: AppDeps,
@@ -304,54 +318,90 @@ async function customerFigures(
   missing: Set<string>,
 ): Promise<{ start: number; end: number; churned: number; nrrNumeratorCents: number }> {
   const { db, config } = deps;
-  const fromIso = new Date(r.fromMs).toISOString();
-  const endIso = new Date(r.endMs).toISOString();
-  const params: unknown[] = [fromIso, endIso];
+  const customersStart = await customersAt(deps, r, r.fromMs);
+  let numerator = exactCents(start, config, missing);
+  let churned = 0;
+  // Without customers at the start there are none to follow through the range.
+  if (customersStart > 0) {
+    const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
+    const mf = filterSql(r, [...params], 'm');
+    const sf = filterSql(r, params, 's');
+    // The movement filters reuse the span filters' parameters (same values, same order).
+    const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
+      `WITH m0 AS MATERIALIZED (
+         SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
+           FROM revenue_movements m
+          WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
+            AND EXISTS (SELECT 1 FROM revenue_spans s
+                         WHERE s.customer_id = m.customer_id AND ${recursAt('s', '$1')}
+                               ${sf.where.map((w) => `AND ${w}`).join(' ')})
+       )
+       SELECT currency, sum(delta_twelfths)::text AS t,
+              (SELECT count(DISTINCT customer_id) FROM m0 WHERE kind_alone = 'churn')::int AS churned
+         FROM m0 WHERE kind IN ('expansion', 'contraction', 'churn')
+        GROUP BY ROLLUP (currency)`,
+      params,
+    );
+    for (const row of res.rows) {
+      if (row.currency == null) continue;
+      const g: Groups = new Map([[key(row.currency, 'monthly'), num(row.t)]]);
+      numerator += exactCents(g, config, missing);
+    }
+    churned = res.rows[0]?.churned ?? 0;
+  }
+  const end = r.endMs === r.fromMs ? customersStart : await customersAt(deps, r, r.endMs);
+  return { start: customersStart, end, churned, nrrNumeratorCents: Math.round(numerator) };
+}
+
+/**
+ * Customers with a span recurring under the filters at the instant `at` (epoch ms; a span starting
+ * then counts, one ending then does not). The roll-ups of migration 018 give the count just before
+ * the UTC midnight D of `at` (whole months from revenue_customers_monthly, the days of the last
+ * one from revenue_customers_daily); each customer with a movement under the filters in [D, at]
+ * then adds whether it recurs at `at` less whether it recurred just before D, read from its spans.
+ */
+async function customersAt(deps: AppDeps, r: RevenueRange, at: number): Promise<number> {
+  const day = Math.floor(at / DAY_MS) * DAY_MS;
+  const plan = r.plan?.toLowerCase();
+  const g = (r.provider ? 1 : 0) | (plan ? 2 : 0) | (r.cadence ? 4 : 0);
+  const params: unknown[] = [
+    g,
+    r.provider ?? '',
+    plan ?? '',
+    r.cadence ?? '',
+    dayText(monthStart(day)),
+    dayText(day),
+    new Date(day).toISOString(),
+    new Date(at).toISOString(),
+  ];
   const mf = filterSql(r, [...params], 'm');
   const sf = filterSql(r, params, 's');
   // The movement filters reuse the span filters' parameters (same values, same order).
-  const res = await db.query<{
-    currency: string | null;
-    t: string | null;
-    customers: number;
-    churned: number;
-  }>(
-    `WITH c0 AS MATERIALIZED (
-       SELECT DISTINCT s.customer_id FROM revenue_spans s
-        WHERE ${recursAt('s', '$1')} ${sf.where.map((w) => `AND ${w}`).join(' ')}
+  const shape = 'c.g = $1 AND c.provider = $2 AND c.plan = $3 AND c.cadence = $4';
+  const res = await deps.db.query<{ n: number }>(
+    `WITH touched AS (
+       SELECT DISTINCT m.customer_id FROM revenue_movements m
+        WHERE m.at >= $7::timestamptz AND m.at <= $8::timestamptz
+              ${mf.where.map((w) => `AND ${w}`).join(' ')}
      ),
-     m0 AS MATERIALIZED (
-       SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
-         FROM revenue_movements m JOIN c0 USING (customer_id)
-        WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
+     change AS (
+       SELECT (bool_or(${recursAt('s', '$8::timestamptz')}))::int
+              - (bool_or(s.valid_from < $7::timestamptz))::int AS d
+         FROM touched t
+         JOIN revenue_spans s ON s.customer_id = t.customer_id
+              AND s.valid_from <= $8::timestamptz
+              AND (s.valid_to IS NULL OR s.valid_to >= $7::timestamptz)
+              ${sf.where.map((w) => `AND ${w}`).join(' ')}
+        GROUP BY t.customer_id
      )
-     SELECT currency, sum(delta_twelfths)::text AS t,
-            (SELECT count(*) FROM c0)::int AS customers,
-            (SELECT count(DISTINCT customer_id) FROM m0 WHERE kind_alone = 'churn')::int AS churned
-       FROM m0 WHERE kind IN ('expansion', 'contraction', 'churn')
-      GROUP BY ROLLUP (currency)`,
+     SELECT ((SELECT COALESCE(sum(c.customers), 0) FROM revenue_customers_monthly c
+               WHERE ${shape} AND c.month < $5::date)
+             + (SELECT COALESCE(sum(c.customers), 0) FROM revenue_customers_daily c
+                 WHERE ${shape} AND c.day >= $5::date AND c.day < $6::date)
+             + (SELECT COALESCE(sum(d), 0) FROM change))::int AS n`,
     params,
   );
-  let numerator = exactCents(start, config, missing);
-  for (const row of res.rows) {
-    if (row.currency == null) continue;
-    const g: Groups = new Map([[key(row.currency, 'monthly'), num(row.t)]]);
-    numerator += exactCents(g, config, missing);
-  }
-  const customersStart = res.rows[0]?.customers ?? 0;
-  const churned = res.rows[0]?.churned ?? 0;
-  let end = customersStart;
-  if (r.endMs !== r.fromMs) {
-    const endParams: unknown[] = [endIso];
-    const ef = filterSql(r, endParams, 's');
-    const e = await db.query<{ n: number }>(
-      `SELECT count(DISTINCT s.customer_id)::int AS n FROM revenue_spans s
-        WHERE ${recursAt('s', '$1')} ${ef.where.map((w) => `AND ${w}`).join(' ')}`,
-      endParams,
-    );
-    end = e.rows[0]?.n ?? 0;
-  }
-  return { start: customersStart, end, churned, nrrNumeratorCents: Math.round(numerator) };
+  return res.rows[0]?.n ?? 0;
 }
 
 /** MRR at the end of the range by provider and by plan, in reporting cents, largest first. */
@@ -363,12 +413,18 @@ async function mrrBreakdown(
   byProvider: Array<{ provider: string; mrr_cents: number }>;
   byPlan: Array<{ plan: string; mrr_cents: number }>;
 }> {
-  const params: unknown[] = [new Date(r.endMs).toISOString()];
-  const f = filterSql(r, params, 's');
+  // The spans recurring at the end are the movements up to it (inclusive), summed per key.
+  const params: unknown[] = [];
+  const f = filterSql(r, params, 'd');
+  const source = movementSource({ lo: null, hi: r.endMs, closed: true, bucket: 'month' }, params, {
+    select: () => 'd.provider, d.plan, d.currency, sum(d.delta_twelfths) AS t',
+    where: f.where.map((w) => `AND ${w}`).join(' '),
+    groupBy: '1, 2, 3',
+  });
   const res = await deps.db.query<{ provider: string; plan: string; currency: string; t: string }>(
-    `SELECT s.provider, s.plan, s.currency, sum(s.mrr_twelfths)::text AS t FROM revenue_spans s
-      WHERE ${recursAt('s', '$1')} ${f.where.map((w) => `AND ${w}`).join(' ')}
-      GROUP BY 1, 2, 3`,
+    `SELECT u.provider, u.plan, u.currency, sum(u.t)::text AS t FROM ${source} u
+      GROUP BY 1, 2, 3
+     HAVING sum(u.t) <> 0`,
     params,
   );
   const provider = new Map<string, Groups>();
