@@ -158,7 +158,7 @@ describe('POST /webhooks/clickbank', () => {
     expect(await liveTypes()).toEqual(['subscription.new', 'access.granted', 'isr.event']);
   });
 
-  it('refuses a wrong key and a tampered ciphertext with 401, and a bad envelope with 400, writing nothing', async () => {
+  it('refuses a wrong key and a tampered ciphertext with 401, and a bad envelope with 400, keeping each as refused_signature by size', async () => {
     const wrongKey = encryptedClickbankBody(sale(), 'SOMEOTHERKEY0000');
     expect((await post(wrongKey)).status).toBe(401);
     const env = encryptIns(JSON.stringify(sale()), KEY);
@@ -180,23 +180,45 @@ describe('POST /webhooks/clickbank', () => {
       expect(res.status, bad).toBe(400);
     }
     expect(await nothing()).toBe(true);
+    // Nothing in them could be verified: each is a refusal, kept by its size only.
+    const inbox = await db.query<{ outcome: string; http_status: number; body: string | null }>(
+      'SELECT outcome, http_status, body FROM webhook_deliveries ORDER BY id',
+    );
+    expect(inbox.rows.map((r) => [r.outcome, r.http_status, r.body])).toEqual([
+      ...[401, 401, 401, 401].map((st) => ['refused_signature', st, null]),
+      ...[400, 400, 400, 400].map((st) => ['refused_signature', st, null]),
+    ]);
   });
 
-  it('answers malformed notifications 400 (no email, bad time, no receipt), writing nothing but their inbox row', async () => {
+  it('acknowledges malformed notifications 200 as invalid (no email, bad time, no receipt), writing nothing but their inbox row', async () => {
     const noEmail = sale();
     delete (noEmail as { customer?: unknown }).customer;
-    const cases = [
-      noEmail,
-      { ...sale(), transactionTime: 'last tuesday' },
-      { ...sale(), receipt: undefined },
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [noEmail, /customer\.billing\.email/],
+      [{ ...sale(), transactionTime: 'last tuesday' }, /transactionTime/],
+      [{ ...sale(), receipt: undefined }, /receipt/],
     ];
-    for (const n of cases) expect((await send(n)).status).toBe(400);
+    for (const [n, reason] of cases) {
+      const res = await send(n);
+      // Decrypted, so authentic: acknowledged, or ClickBank would retry and in the end disable
+      // the endpoint over a notification no retry can fix.
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ok: true, event: 'SALE', duplicate: false, effects: [] });
+      expect(String(res.body.invalid)).toMatch(reason);
+    }
     expect(await nothing()).toBe(true);
-    const inbox = await db.query<{ outcome: string; body: string | null }>(
-      'SELECT outcome, body FROM webhook_deliveries ORDER BY id',
+    const inbox = await db.query<{
+      outcome: string;
+      http_status: number;
+      error: string;
+      event: string;
+      body: string | null;
+    }>('SELECT outcome, http_status, error, event, body FROM webhook_deliveries ORDER BY id');
+    expect(inbox.rows.map((r) => [r.outcome, r.http_status, r.event])).toEqual(
+      cases.map(() => ['invalid', 200, 'SALE']),
     );
-    // Decrypted, so authentic: the notification is kept for a replay once the server accepts it.
-    expect(inbox.rows.map((r) => r.outcome)).toEqual(['invalid', 'invalid', 'invalid']);
+    inbox.rows.forEach((r, i) => expect(r.error).toMatch(cases[i]![1]));
+    // The notification is kept for a replay once the server accepts it.
     expect(inbox.rows.every((r) => r.body?.includes('"transactionType":"SALE"'))).toBe(true);
   });
 

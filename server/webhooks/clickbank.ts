@@ -8,8 +8,11 @@
  * JSON (a wrong key passes the padding check now and then), answers 401 and writes nothing but its
  * inbox row (server/webhooks/inbox.ts). A type the server does not act on (CLICKBANK_IGNORED_TYPES,
  * or any other) and a notification to a role other than VENDOR answer 200 and are recorded as
- * ignored with the reason. A missing envelope field, missing fields or a notification nested deeper
- * than WEBHOOK_MAX_DEPTH answer 400. Text is data: NUL characters are removed from the decrypted
+ * ignored with the reason. A body that is not an envelope `{notification, iv}` answers 400 (nothing
+ * in it can be verified). A notification that decrypts but cannot be applied (missing or malformed
+ * fields, nested deeper than WEBHOOK_MAX_DEPTH) answers 200 `{…, invalid}` and is recorded as
+ * invalid with the reason, writing nothing else: it is authentic, and ClickBank disables an
+ * endpoint that keeps failing. Text is data: NUL characters are removed from the decrypted
  * notification, and unpaired surrogates replaced, before anything reads it (storableJson). Types
  * whose names start with TEST answer 200, are logged and recorded as ignored_test, changing nothing
  * else.
@@ -47,7 +50,6 @@ import {
   addSubscriptionEvent,
   applyAccess,
   blankToNull,
-  claimDedup,
   lockCustomer,
   emitSubscriptionEvent,
   ensureNewEvent,
@@ -60,7 +62,7 @@ import {
   type WebhookAnswer,
 } from './common';
 import {
-  appliedBefore,
+  claimOrDuplicate,
   newDeliveryFacts,
   receiveDelivery,
   recordDelivery,
@@ -707,7 +709,8 @@ function secretOf(deps: AppDeps): string {
 const fallbackSecret = randomBytes(12).toString('base64url').toUpperCase();
 
 /**
- * Handles one delivery read as `raw` bytes → the answer, or throws 400/401 (ApiError). Fills in
+ * Handles one delivery read as `raw` bytes → the answer, or throws 400/401 (ApiError; a 400 after
+ * decryption is an invalid notification, which receiveDelivery acknowledges). Fills in
  * `facts` as it learns them (the body once decrypted) and records an accepted delivery in the inbox
  * within its transaction.
  */
@@ -738,6 +741,10 @@ export async function applyClickbankPlain(
 ): Promise<{ answer: WebhookAnswer; result: DeliveryResult }> {
   const type = plain.transactionType;
   facts.event = typeof type === 'string' ? type.trim().toUpperCase().slice(0, 40) || null : null;
+  // What the notification says before it is checked, so an invalid delivery's inbox row can be found.
+  const customer = plain.customer as { billing?: { email?: unknown } } | null | undefined;
+  facts.email = textOf(customer?.billing?.email)?.toLowerCase() ?? null;
+  facts.subscriptionId = textOf(plain.receipt);
   const now = deps.now();
   const parsed = classifyClickbankNotification(plain);
   if ('test' in parsed || 'ignored' in parsed) {
@@ -778,24 +785,8 @@ export async function applyClickbankPlain(
   facts.dedupKey = key;
   return deps.db.transaction(async (tx) => {
     await lockCustomer(tx, parsed.email);
-    const first = await claimDedup(tx, key, 'clickbank', now);
-    if (!first || (await appliedBefore(tx, key))) {
-      const result: DeliveryResult = {
-        outcome: 'duplicate',
-        httpStatus: 200,
-        error: null,
-        effects: [],
-      };
-      await record(tx, result);
-      const answer: WebhookAnswer = {
-        ok: true,
-        provider: 'clickbank',
-        event: parsed.type,
-        duplicate: true,
-        effects: [],
-      };
-      return { answer, result };
-    }
+    const duplicate = await claimOrDuplicate(tx, 'clickbank', parsed.type, key, now, record);
+    if (duplicate) return duplicate;
     const effects = await applyClickbankNotification(tx, parsed, now);
     await insertLog(tx, now, 'info', `webhook.clickbank.${parsed.type}`, {
       provider: 'clickbank',

@@ -424,4 +424,9 @@ export interface WebhookAnswer {
   effects: string[];
   /** Present when the delivery is acknowledged but not acted on: the reason. */
   ignored?: string;
+  /**
+   * Present when an authentic delivery is acknowledged but cannot be applied (malformed, or a
+   * handled event missing fields): the reason, also kept in the inbox as outcome invalid.
+   */
+  invalid?: string;
 }

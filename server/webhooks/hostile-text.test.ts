@@ -132,7 +132,7 @@ describe('LemonSqueezy', () => {
     expect(r.rows).toEqual([{ email: 'split@example.com' }]);
   });
 
-  it('an unpaired surrogate is stored as U+FFFD; a body nested past any payload is a 400, not a 5xx', async () => {
+  it('an unpaired surrogate is stored as U+FFFD; a signed body nested past any payload is acknowledged as invalid, not a 5xx', async () => {
     const order = lemonSqueezyOrder('7003', {
       user_email: 'surrogate@example.com',
       total: 1900,
@@ -151,8 +151,13 @@ describe('LemonSqueezy', () => {
     const body = nested.body.replace('"meta":{', `"meta":{"custom_data":{"x":${deep}},`);
     const signed = { ...nested.headers, 'X-Signature': signLemonSqueezy(body, SECRET) };
     const refused = await post('/webhooks/lemonsqueezy', body, signed);
-    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
-    expect(String(refused.body.message)).toContain('nests deeper');
+    expect(refused.status, JSON.stringify(refused.body)).toBe(200);
+    expect(String(refused.body.invalid)).toContain('nests deeper');
+    const inbox = await db.query<{ outcome: string; error: string }>(
+      'SELECT outcome, error FROM webhook_deliveries ORDER BY id DESC LIMIT 1',
+    );
+    expect(inbox.rows[0]?.outcome).toBe('invalid');
+    expect(inbox.rows[0]?.error).toContain('nests deeper');
   });
 });
 

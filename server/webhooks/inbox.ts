@@ -4,9 +4,16 @@
  *
  * - An accepted delivery (applied, duplicate, ignored, ignored_test) is recorded by its handler in
  *   the same transaction as its change, so the row exists exactly when the change committed.
- * - A refused one (refused_signature, invalid) or one whose transaction failed (failed) is
- *   recorded by `receiveDelivery` on its own after the answer is decided; the change, if any, was
- *   rolled back.
+ * - An authentic delivery the server cannot act on (invalid: verified, but malformed or missing
+ *   fields), an unverified one (refused_signature) and one whose transaction failed (failed) are
+ *   recorded by `receiveDelivery` on their own after the answer is decided; the change, if any,
+ *   was rolled back.
+ *
+ * An authentic delivery is always answered 2xx (applied, duplicate, ignored, ignored_test and
+ * invalid are 200): a provider retries, and ClickBank eventually disables, an endpoint that keeps
+ * refusing, and retrying a malformed delivery never makes it valid. Only an unverified delivery
+ * (401, or 400/413 before anything could be verified) and a failed transaction (500, which the
+ * provider's retry may cure) are refused.
  *
  * What is kept: the time, provider, event name, outcome, the HTTP status answered and the error or
  * reason, the customer email and provider subscription id when known, the body of a verified
@@ -18,7 +25,7 @@ import type { AppDeps } from '../context';
 import type { Db, Queryable } from '../db/types';
 import { ApiError } from '../errors';
 import type { Provider } from '../vocabulary';
-import { readRawBody, WEBHOOK_MAX_BODY_BYTES } from './common';
+import { claimDedup, readRawBody, WEBHOOK_MAX_BODY_BYTES, type WebhookAnswer } from './common';
 
 /** What became of a delivery. */
 export const DELIVERY_OUTCOMES = [
@@ -159,18 +166,51 @@ export function newDeliveryFacts(
 }
 
 /**
- * Reads and handles one delivery to `provider`'s endpoint and keeps it in the inbox, whatever
- * becomes of it. `handle` gets the raw bytes and the facts to fill in; it records accepted
- * deliveries itself, in its transaction. A thrown ApiError is recorded as refused_signature (401)
- * or invalid (any other 4xx) and rethrown for the usual JSON answer; anything else is recorded
- * as failed (500) and rethrown. A failure to record never hides the delivery's own answer.
+ * Claims dedup key `key` of `provider`'s delivery of `event` in `tx`. When the same change was
+ * applied before (its dedup row exists, or the inbox has it applied, which outlives the dedup
+ * row), records the delivery as duplicate through `record` and returns its answer and result;
+ * otherwise null, and the caller applies it in `tx`.
  */
-export async function receiveDelivery<A>(
+export async function claimOrDuplicate(
+  tx: Queryable,
+  provider: Provider,
+  event: string,
+  key: string,
+  now: Date,
+  record: InboxRecorder,
+): Promise<{ answer: WebhookAnswer; result: DeliveryResult } | null> {
+  const first = await claimDedup(tx, key, provider, now);
+  if (first && !(await appliedBefore(tx, key))) return null;
+  const result: DeliveryResult = {
+    outcome: 'duplicate',
+    httpStatus: 200,
+    error: null,
+    effects: [],
+  };
+  await record(tx, result);
+  return { answer: { ok: true, provider, event, duplicate: true, effects: [] }, result };
+}
+
+/**
+ * Reads and handles one delivery to `provider`'s endpoint and keeps it in the inbox, whatever
+ * becomes of it. `handle` gets the raw bytes and the facts to fill in; it sets `facts.body` once
+ * the delivery is verified, and records accepted deliveries itself, in its transaction. A thrown
+ * ApiError (4xx):
+ * - after verification → recorded as invalid with its message as the error and answered 200
+ *   `{ok, provider, event, duplicate: false, effects: [], invalid}`; the handler's transaction, if
+ *   it had begun, rolled back. Should that row fail to be written, the error is rethrown (500), so
+ *   the provider retries rather than the delivery leaving no trace.
+ * - before verification → recorded as refused_signature with its size only, and rethrown (401,
+ *   or 400/413 for a body that could not even be checked).
+ * Anything else is recorded as failed (500) and rethrown. A failure to record a refusal never
+ * hides the refusal's own answer.
+ */
+export async function receiveDelivery(
   c: Context,
   deps: AppDeps,
   provider: Provider,
-  handle: (raw: Buffer, facts: DeliveryFacts) => Promise<A>,
-): Promise<A> {
+  handle: (raw: Buffer, facts: DeliveryFacts) => Promise<WebhookAnswer>,
+): Promise<WebhookAnswer> {
   const declared = Number(c.req.header('content-length') ?? '0');
   const facts = newDeliveryFacts(
     deps,
@@ -183,14 +223,26 @@ export async function receiveDelivery<A>(
     facts.bodySize = raw.byteLength;
     return await handle(raw, facts);
   } catch (err) {
+    const verified = facts.body !== null;
+    if (err instanceof ApiError && err.status < 500 && verified) {
+      await recordDelivery(deps.db, facts, {
+        outcome: 'invalid',
+        httpStatus: 200,
+        error: err.message,
+        effects: [],
+      });
+      return {
+        ok: true,
+        provider,
+        event: facts.event ?? 'unknown',
+        duplicate: false,
+        effects: [],
+        invalid: err.message,
+      };
+    }
     const result: DeliveryResult =
       err instanceof ApiError
-        ? {
-            outcome: err.status === 401 ? 'refused_signature' : 'invalid',
-            httpStatus: err.status,
-            error: err.message,
-            effects: [],
-          }
+        ? { outcome: 'refused_signature', httpStatus: err.status, error: err.message, effects: [] }
         : {
             outcome: 'failed',
             httpStatus: 500,

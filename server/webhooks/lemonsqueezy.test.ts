@@ -20,6 +20,7 @@ import {
 } from './deliveries';
 import { signLemonSqueezy, verifyLemonSqueezySignature } from './lemonsqueezy';
 import { WEBHOOK_MAX_BODY_BYTES } from './common';
+import { badRequest } from '../errors';
 
 const SECRET = 'test-lemonsqueezy-signing-secret';
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -222,7 +223,7 @@ describe('POST /webhooks/lemonsqueezy', () => {
     expect(await counts()).toEqual(EMPTY);
   });
 
-  it('answers malformed but correctly signed deliveries 400, writing nothing but their inbox row', async () => {
+  it('acknowledges malformed but correctly signed deliveries 200 as invalid, writing nothing but their inbox row', async () => {
     const sign = (body: string): SignedDelivery => ({
       body,
       headers: {
@@ -260,14 +261,58 @@ describe('POST /webhooks/lemonsqueezy', () => {
     ];
     for (const [d, message] of cases) {
       const res = await post(d);
-      expect(res.status, d.body.slice(0, 80)).toBe(400);
-      expect(String(res.body.message)).toMatch(message);
+      // Authentic: acknowledged so the store stops retrying what a retry cannot fix.
+      expect(res.status, d.body.slice(0, 80)).toBe(200);
+      expect(res.body).toMatchObject({ ok: true, duplicate: false, effects: [] });
+      expect(String(res.body.invalid)).toMatch(message);
     }
     expect(await counts()).toEqual(EMPTY);
-    const inbox = await db.query<{ outcome: string; http_status: number }>(
-      'SELECT outcome, http_status FROM webhook_deliveries ORDER BY id',
+    const inbox = await db.query<{
+      outcome: string;
+      http_status: number;
+      error: string;
+      body: string | null;
+    }>('SELECT outcome, http_status, error, body FROM webhook_deliveries ORDER BY id');
+    expect(inbox.rows).toHaveLength(cases.length);
+    inbox.rows.forEach((row, i) => {
+      const [d, message] = cases[i]!;
+      expect(row).toMatchObject({ outcome: 'invalid', http_status: 200, body: d.body });
+      expect(row.error).toMatch(message);
+    });
+    // The event and email as sent are kept, so the row can be found by them.
+    const named = await db.query<{ event: string | null; email: string | null }>(
+      'SELECT event, email FROM webhook_deliveries ORDER BY id',
     );
-    expect(inbox.rows).toEqual(cases.map(() => ({ outcome: 'invalid', http_status: 400 })));
+    expect(named.rows[4]).toEqual({
+      event: 'subscription_created',
+      email: 'new.buyer@example.com',
+    });
+  });
+
+  it('an authentic delivery refused inside its transaction rolls back every write and is acknowledged as invalid', async () => {
+    const refusing: Db = Object.create(db) as Db;
+    refusing.transaction = <T>(fn: (tx: Tx) => Promise<T>) =>
+      db.transaction((tx) => {
+        const wrapped: Tx = Object.create(tx) as Tx;
+        wrapped.query = ((sql: string, params?: unknown[]) => {
+          if (sql.includes('INSERT INTO forum_outbox')) throw badRequest('simulated refusal');
+          return tx.query(sql, params);
+        }) as Tx['query'];
+        return fn(wrapped);
+      });
+    const d = created();
+    const res = await post(d, createApp({ ...deps, db: refusing }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, effects: [], invalid: 'simulated refusal' });
+    // The customer, subscription, dedup row and log row written before the refusal rolled back.
+    expect(await counts()).toEqual(EMPTY);
+    const inbox = await db.query('SELECT outcome, http_status, error FROM webhook_deliveries');
+    expect(inbox.rows).toEqual([
+      { outcome: 'invalid', http_status: 200, error: 'simulated refusal' },
+    ]);
+    // Nothing was claimed: the same delivery applies once the server accepts it.
+    expect((await post(d)).body).toMatchObject({ ok: true, duplicate: false });
+    expect(await countRows(db, 'forum_outbox')).toBe(1);
   });
 
   it('prunes dedup rows older than the retention as deliveries arrive', async () => {
@@ -331,6 +376,9 @@ describe('POST /webhooks/lemonsqueezy', () => {
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ error: 'payload_too_large' });
     expect(await counts()).toEqual(EMPTY);
+    // Never read, so never verified: kept by size only, as a refusal.
+    const inbox = await db.query('SELECT outcome, http_status, body FROM webhook_deliveries');
+    expect(inbox.rows).toEqual([{ outcome: 'refused_signature', http_status: 413, body: null }]);
   });
 
   it('writes nothing at all when the transaction fails mid-way, and the redelivery then applies', async () => {

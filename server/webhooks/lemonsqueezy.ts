@@ -6,8 +6,10 @@
  * is checked (constant time) before the body is parsed: a missing or wrong one answers 401 and
  * writes nothing but its inbox row (server/webhooks/inbox.ts). An event the server does not act on
  * (LEMONSQUEEZY_IGNORED_EVENTS, or any other name) answers 200 and is recorded as ignored with the
- * reason. Malformed JSON, missing fields of a handled event, a time outside 1970–2100 or a
- * body nested deeper than WEBHOOK_MAX_DEPTH answer 400. Text is data: NUL characters are removed,
+ * reason. A signed delivery the server cannot apply (malformed JSON, missing fields of a handled
+ * event, a time outside 1970–2100, a body nested deeper than WEBHOOK_MAX_DEPTH) answers 200
+ * `{…, invalid}` and is recorded as invalid with the reason, writing nothing else: it is
+ * authentic, and a retry would not make it valid. Text is data: NUL characters are removed,
  * and unpaired surrogates replaced, before anything reads it (storableJson). An accepted
  * delivery answers 200 `{ok, provider, event, duplicate, effects}` after ONE transaction that holds
  * its dedup row, its logs row, its data changes, its forum jobs and its live events.
@@ -57,7 +59,7 @@ import {
   type VariantInterval,
 } from './cadence';
 import {
-  appliedBefore,
+  claimOrDuplicate,
   newDeliveryFacts,
   receiveDelivery,
   recordDelivery,
@@ -787,7 +789,7 @@ async function emailOfSubscription(db: Queryable, providerId: string): Promise<s
 
 /**
  * Handles one delivery already read as `raw` bytes with its `signature` header → the answer, or
- * throws 401 / 400 (ApiError). Fills in `facts` as it learns them and records an accepted delivery
+ * throws 401 (not verified) or 400 (verified but invalid; receiveDelivery acknowledges it). Fills in `facts` as it learns them and records an accepted delivery
  * in the inbox within its transaction. Exported for the bench and tests that skip HTTP.
  */
 export async function handleLemonSqueezyDelivery(
@@ -824,6 +826,9 @@ export async function applyLemonSqueezyBody(
   } catch {
     throw badRequest('The body is not valid JSON');
   }
+  // What the body says before it is checked, so an invalid delivery's inbox row can be found.
+  facts.event = looseText(body, 'meta', 'event_name')?.slice(0, 60) ?? null;
+  facts.email = looseText(body, 'data', 'attributes', 'user_email')?.toLowerCase() ?? null;
   const parsed = parseLemonSqueezyDelivery(storableJson(body));
   facts.event = parsed.event;
   facts.email = parsed.email;
@@ -868,24 +873,8 @@ export async function applyLemonSqueezyBody(
   facts.dedupKey = key;
   return deps.db.transaction(async (tx) => {
     await lockCustomer(tx, email);
-    const first = await claimDedup(tx, key, 'lemonsqueezy', now);
-    if (!first || (await appliedBefore(tx, key))) {
-      const result: DeliveryResult = {
-        outcome: 'duplicate',
-        httpStatus: 200,
-        error: null,
-        effects: [],
-      };
-      await record(tx, result);
-      const answer: WebhookAnswer = {
-        ok: true,
-        provider: 'lemonsqueezy',
-        event: delivery.event,
-        duplicate: true,
-        effects: [],
-      };
-      return { answer, result };
-    }
+    const duplicate = await claimOrDuplicate(tx, 'lemonsqueezy', delivery.event, key, now, record);
+    if (duplicate) return duplicate;
     const { effects } = await applyDelivery(tx, delivery, { email, interval }, now);
     await insertLog(tx, now, 'info', `webhook.lemonsqueezy.${delivery.event}`, {
       provider: 'lemonsqueezy',
