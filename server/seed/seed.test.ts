@@ -55,6 +55,9 @@ const SCHEDULED_COLUMNS = new Set([
   'revenue_movements.at',
   'revenue_daily.day',
   'revenue_cohort_monthly.month',
+  'revenue_monthly.month',
+  'revenue_customers_daily.day',
+  'revenue_customers_monthly.month',
 ]);
 
 /**
