@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import { auditRoutes } from './audit';
 import { clickbankRoutes } from './clickbank';
+import { customersRoutes } from './customers';
 import { isrRoutes } from './isr';
 import { logsRoutes } from './logs';
 import { maintenanceRoutes } from './maintenance';
@@ -29,4 +30,5 @@ export const featureRoutes: RouteFactory[] = [
   logsRoutes,
   auditRoutes,
   webhookDeliveriesRoutes,
+  customersRoutes,
 ];
