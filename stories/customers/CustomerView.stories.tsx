@@ -69,7 +69,9 @@ export const Ready: Story = {
     const forum = section(canvasElement, 'Forum');
     await expect(forum).toHaveTextContent('Member');
     await expect(forum).toHaveTextContent('Discourse 502: Bad Gateway');
-    await userEvent.click(within(forum).getByRole('button', { name: /^Retry now\W*grant job 41$/ }));
+    await userEvent.click(
+      within(forum).getByRole('button', { name: /^Retry now\W*grant job 41$/ }),
+    );
     await expect(args.onRetryJob).toHaveBeenCalledWith(41);
     await expect(section(canvasElement, 'ClickBank orders')).toHaveTextContent('RFND');
     await expect(within(section(canvasElement, 'Timeline')).getAllByRole('listitem')).toHaveLength(

@@ -137,6 +137,8 @@ export const LeavingBeforeAFilterApplies: Story = {
     await new Promise((resolve) => setTimeout(resolve, 600));
     await expect(flowLocation()).toBe('/subscriptions');
     await expect(canvas.getByRole('heading', { level: 1, name: 'Subscriptions' })).toBeVisible();
+    // A still state for the screenshot: the page at its top.
+    window.scrollTo(0, 0);
   },
 };
 

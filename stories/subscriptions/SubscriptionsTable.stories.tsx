@@ -80,7 +80,7 @@ export const Default: Story = {
       .map((cell) => cell.textContent);
     await expect(first).toEqual([
       '2046',
-      'ada@example.comAda Lovelace',
+      'ada@example.comAda LovelaceCustomer page',
       'lemonsqueezy',
       '48213',
       'active',
@@ -186,7 +186,7 @@ export const MissingAmounts: Story = {
       .map((cell) => cell.textContent);
     await expect(sparse).toEqual([
       '3001',
-      'sparse@example.com',
+      'sparse@example.comCustomer page',
       '—',
       '—',
       '—',

@@ -133,6 +133,10 @@ export const UnsafeReferrer: Story = {
   args: { rows: { status: 'ready', data: [{ ...EVENTS[0]!, referrer: 'javascript:alert(1)' }] } },
   play: async ({ canvas }) => {
     await expect(canvas.getByText('javascript:alert(1)')).toBeVisible();
-    await expect(canvas.queryByRole('link')).toBeNull();
+    // The only link is the buyer's customer page; the referrer is text.
+    await expect(canvas.queryByRole('link', { name: /javascript/ })).toBeNull();
+    await expect(canvas.getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual([
+      '/customers/buyer1%40example.com',
+    ]);
   },
 };

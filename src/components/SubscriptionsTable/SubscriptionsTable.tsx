@@ -47,7 +47,7 @@ export const SUBSCRIPTIONS_COLUMNS: readonly DataTableColumn<
         {s.name ? <span className={styles.name}>{s.name}</span> : null}
         {s.email.trim() ? (
           <CustomerLink email={s.email} aria-label={`Customer page of ${s.email.trim()}`}>
-            <span className={styles.name}>Customer page</span>
+            <span className={styles.customerLink}>Customer page</span>
           </CustomerLink>
         ) : null}
       </div>
