@@ -107,5 +107,10 @@ export const searchHandlers = {
 
 /** The customer page and search in their default state. */
 export function customerDefaultHandlers(): HttpHandler[] {
-  return [customerHandlers.ok(), timelineHandlers.ok(), forumRetryHandlers.ok(), searchHandlers.ok()];
+  return [
+    customerHandlers.ok(),
+    timelineHandlers.ok(),
+    forumRetryHandlers.ok(),
+    searchHandlers.ok(),
+  ];
 }
