@@ -6,6 +6,7 @@
 import type { Db, Tx } from '../db/types';
 import { invalidateStatsCache } from '../stats/cache';
 import { COPY_COLUMNS, DemoGenerator } from './generate';
+import { seedForumJobs } from './forum';
 import { ISR_COPY_COLUMNS } from './isr';
 import { REVENUE_SPAN_COLUMNS } from './revenue';
 
@@ -198,6 +199,8 @@ export async function seedDemoData(
     // The row_counts triggers (003) were off too: recount the two counted tables once.
     await tx.exec(`UPDATE row_counts SET n = (SELECT count(*) FROM subscriptions) WHERE table_name = 'subscriptions';
                    UPDATE row_counts SET n = (SELECT count(*) FROM members) WHERE table_name = 'members';`);
+    // The forum side of the recent access changes (./forum.ts), for the customer page.
+    await seedForumJobs(tx, opts.now);
     const logs = gen.logs(SEED_LOG_ROWS);
     await copyRows(tx, 'logs', COPY_COLUMNS.logs, logs.text);
     summary.logs = logs.rows;

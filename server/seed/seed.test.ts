@@ -34,6 +34,7 @@ const TABLES = [
   'clickbank_orders',
   'isr_events',
   'logs',
+  'forum_outbox',
 ] as const;
 const N = 400;
 const MORNING = new Date('2026-11-20T10:00:00.000Z');
@@ -110,7 +111,7 @@ async function checksum(): Promise<string> {
 }
 
 async function wipe(): Promise<void> {
-  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers RESTART IDENTITY CASCADE;
+  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, forum_outbox RESTART IDENTITY CASCADE;
     DELETE FROM meta;`);
 }
 
@@ -158,6 +159,21 @@ describe('seedDemoData determinism', () => {
 describe('seeded data', () => {
   const count = async (sql: string, params: unknown[] = []) =>
     (await db.query<{ n: number }>(sql, params)).rows[0]?.n ?? -1;
+
+  it('has the forum jobs of the last days, sent and invited ones and a failed one, none later than the seeding moment', async () => {
+    const jobs = await db.query<{ state: string; invited: boolean; late: boolean; n: number }>(
+      `SELECT state, (outcome ->> 'invited') IS NOT NULL AS invited,
+              (created_at > $1 OR finished_at > $1) AS late, count(*)::int AS n
+         FROM forum_outbox GROUP BY 1, 2, 3`,
+      [MORNING],
+    );
+    const n = (pick: (r: { state: string; invited: boolean; late: boolean }) => boolean) =>
+      jobs.rows.filter(pick).reduce((sum, r) => sum + r.n, 0);
+    expect(n((r) => r.state === 'failed')).toBeGreaterThan(0);
+    expect(n((r) => r.state === 'done')).toBeGreaterThan(0);
+    expect(n((r) => r.state === 'pending')).toBe(0);
+    expect(n((r) => r.late)).toBe(0);
+  });
 
   it('has the summary counts, one subscription and one member per customer, ~60/40 providers', async () => {
     expect(summary.customers).toBe(N);
