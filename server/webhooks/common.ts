@@ -188,9 +188,14 @@ export async function ensureNewEvent(
   currency: string | null,
   authoritative: boolean,
 ): Promise<boolean> {
-  const found = await tx.query<{ id: number; amount_cents: number | null }>(
-    `SELECT id, amount_cents FROM subscription_events WHERE subscription_id = $1 AND type = 'new'
-     ORDER BY id LIMIT 1`,
+  const found = await tx.query<{
+    id: number;
+    occurred_at: Date;
+    amount_cents: number | null;
+    currency: string | null;
+  }>(
+    `SELECT id, occurred_at, amount_cents, currency FROM subscription_events
+      WHERE subscription_id = $1 AND type = 'new' ORDER BY id LIMIT 1`,
     [subscriptionId],
   );
   const row = found.rows[0];
@@ -203,6 +208,16 @@ export async function ensureNewEvent(
     return true;
   }
   if (authoritative) {
+    // Unchanged (a redelivery, a reconciliation of a known subscription): no write, so the
+    // metrics roll-up trigger does not run for nothing.
+    const newCurrency = amountCents == null ? null : currency;
+    if (
+      new Date(row.occurred_at).getTime() === at.getTime() &&
+      (amountCents == null || amountCents === row.amount_cents) &&
+      (newCurrency == null || newCurrency === row.currency)
+    ) {
+      return false;
+    }
     await tx.query(
       `UPDATE subscription_events SET occurred_at = $2,
               amount_cents = COALESCE($3, amount_cents), currency = COALESCE($4, currency)
