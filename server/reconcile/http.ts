@@ -1,7 +1,8 @@
 /**
  * How reconciliation reads a provider's list API: every GET waits for a slot of the provider's
  * request budget (a sliding window per API base URL, shared by every run in this process), is cut
- * off after `timeoutMs`, waits for `Retry-After` on a 429, and retries a network error, time-out or
+ * off after `timeoutMs`, waits for `Retry-After` on a 429 (and holds every other request to that
+ * API until then), and retries a network error, time-out or
  * 5xx with exponential back-off. Any other non-2xx answer, or the last failed attempt, throws a
  * ProviderError naming the provider and the status. Keys travel in headers only and never appear
  * in an error.
@@ -48,8 +49,27 @@ export interface RequestBudget {
 
 /** Booked request times per clock (the process clock, or a test's) and budget key. */
 const windowsByClock = new WeakMap<() => number, Map<string, number[]>>();
+/**
+ * Per clock and budget key: the instant (ms) before which no request may start, set by a 429's
+ * Retry-After. Requests in flight together (a run reads several pages at once) then all wait
+ * for the one pause the API asked for, instead of each finding out with its own 429.
+ */
+const pausesByClock = new WeakMap<() => number, Map<string, number>>();
 
-/** Waits until `key` (an API base URL) has room in `budget`, then books the request. */
+/** Holds every later request to `key` until `until` (ms on `clock`). */
+function pauseKey(key: string, until: number, clock: () => number): void {
+  let pauses = pausesByClock.get(clock);
+  if (!pauses) {
+    pauses = new Map();
+    pausesByClock.set(clock, pauses);
+  }
+  pauses.set(key, Math.max(pauses.get(key) ?? 0, until));
+}
+
+/**
+ * Waits until `key` (an API base URL) is not paused by a 429 and has room in `budget`, then
+ * books the request.
+ */
 async function takeSlot(
   key: string,
   budget: RequestBudget,
@@ -66,6 +86,8 @@ async function takeSlot(
     times = [];
     windows.set(key, times);
   }
+  const pausedUntil = pausesByClock.get(clock)?.get(key) ?? 0;
+  if (pausedUntil > clock()) await sleep(pausedUntil - clock());
   for (;;) {
     const now = clock();
     while (times.length > 0 && (times[0] ?? 0) <= now - budget.windowMs) times.shift();
@@ -144,7 +166,9 @@ export async function providerGet(
       if (limited > MAX_RATE_LIMITED) {
         throw new ProviderError(`${provider} kept answering 429 (rate limited)`, 429);
       }
-      await sleep(retryAfterSeconds(res.headers.get('retry-after'), clock()) * 1000);
+      const waitMs = retryAfterSeconds(res.headers.get('retry-after'), clock()) * 1000;
+      pauseKey(budgetKey, clock() + waitMs, clock);
+      await sleep(waitMs);
       continue;
     }
     if (res.status >= 500) {
