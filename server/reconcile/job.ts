@@ -183,6 +183,8 @@ function resultOf(
     mismatched: c.fixes.flatMap((f) => f.mismatches),
     applied,
     failed,
+    not_at_provider: c.notAtProvider?.rows ?? [],
+    not_at_provider_total: c.notAtProvider?.total ?? 0,
     ran_at: ranAt,
   };
 }
@@ -219,6 +221,8 @@ async function applyHoldingLock(
     const reason = `reconcile.${opts.provider}`;
     for (const fix of c.fixes) {
       try {
+        // Provider look-ups happen before the transaction, so it never waits on the network.
+        await fix.prepare?.();
         await deps.db.transaction(async (tx) => {
           const now = deps.now();
           await lockCustomer(tx, fix.email);
@@ -275,6 +279,7 @@ async function applyHoldingLock(
       checked: result.checked,
       missing: result.missing.length,
       mismatched: result.mismatched.length,
+      not_at_provider: result.not_at_provider_total,
       applied,
       failed: failed.length,
     });

@@ -10,16 +10,33 @@
  * webhook newer than the list already applied it. A fix applies the object through the webhook's
  * own code (applyLemonSqueezySubscription), so the status, dates, lifecycle rows, access, forum
  * job and live events follow the same rules.
+ *
+ * Cadence: the list is read with `include=variant`, so each page carries its subscriptions'
+ * variants and their billing interval; a fix whose variant was not included (and whose names do
+ * not say) looks it up with `GET /v1/variants/:id`, once per variant per run, before its
+ * transaction. Without an interval the webhook's fallbacks apply (server/webhooks/cadence.ts).
+ *
+ * Once the whole list was read, the stored subscriptions of the configured store (payload
+ * store_id, or none recorded) that it lacks are reported as `not_at_provider`, and left as they
+ * are.
  */
 import { z } from 'zod';
 import type { AppDeps, ServerConfig } from '../context';
 import type { Queryable } from '../db/types';
 import { activeAccessCondition, LEMONSQUEEZY_STATUSES, storedProviderStatus } from '../vocabulary';
-import { storableJson } from '../webhooks/common';
+import { blankToNull, storableJson } from '../webhooks/common';
+import { cadenceOfNames, type VariantInterval } from '../webhooks/cadence';
 import { applyLemonSqueezySubscription } from '../webhooks/lemonsqueezy';
 import { accessMismatch, instantText, sameInstant, type AccessExpectation } from './access';
 import { providerGet, ProviderError, type ProviderHttpOptions, type RequestBudget } from './http';
-import type { Comparison, FailedRow, Fix, MismatchRow } from './types';
+import {
+  NOT_AT_PROVIDER_LISTED,
+  type Comparison,
+  type FailedRow,
+  type Fix,
+  type MismatchRow,
+  type NotAtProviderRow,
+} from './types';
 
 /** LemonSqueezy's API limit: 300 requests a minute. */
 export const LEMONSQUEEZY_BUDGET: RequestBudget = { max: 300, windowMs: 60_000 };
@@ -65,6 +82,7 @@ type Item = z.output<typeof subscriptionItem>;
 const pageSchema = z
   .object({
     data: z.array(z.unknown()),
+    included: z.array(z.unknown()).optional(),
     meta: z
       .object({ page: z.object({ lastPage: z.number().int().nonnegative() }).loose() })
       .loose()
@@ -72,28 +90,47 @@ const pageSchema = z
   })
   .loose();
 
+/** Pages read at once after the first (which tells how many there are); 4 of the 300 a minute. */
+export const LEMONSQUEEZY_PAGES_AHEAD = 4;
+
+/** One page of the list: its raw objects, the related objects included, and its last page. */
+interface ListPage {
+  items: unknown[];
+  included: unknown[];
+  lastPage: number;
+}
+
+/** The API's base URL and request headers for `config`. */
+function apiOf(config: ServerConfig): { base: string; headers: Record<string, string> } {
+  return {
+    base: config.lemonSqueezyApiUrl ?? 'https://api.lemonsqueezy.com',
+    headers: {
+      Accept: 'application/vnd.api+json',
+      'Content-Type': 'application/vnd.api+json',
+      Authorization: `Bearer ${config.lemonSqueezyApiKey ?? ''}`,
+    },
+  };
+}
+
 /**
- * Reads every page of the store's subscriptions, handing each page's raw objects to `onPage`
- * before the next is fetched → the number of pages. Throws ProviderError.
+ * Reads every page of the store's subscriptions (with their variants included), handing each
+ * page's raw objects and included objects to `onPage` in page order → the number of pages. After the first page, up to LEMONSQUEEZY_PAGES_AHEAD pages
+ * are fetched ahead of the one `onPage` is working on, so the API's latency overlaps the
+ * comparison (every request still waits for the budget, and a 429 holds them all). Throws
+ * ProviderError (the first failing page's).
  */
 export async function listLemonSqueezySubscriptions(
   config: ServerConfig,
-  onPage: (items: unknown[]) => Promise<void>,
+  onPage: (items: unknown[], included: unknown[]) => Promise<void>,
   opts: ProviderHttpOptions = {},
 ): Promise<number> {
-  const base = config.lemonSqueezyApiUrl ?? 'https://api.lemonsqueezy.com';
-  const headers = {
-    Accept: 'application/vnd.api+json',
-    'Content-Type': 'application/vnd.api+json',
-    Authorization: `Bearer ${config.lemonSqueezyApiKey ?? ''}`,
-  };
-  let page = 1;
-  let lastPage = 1;
-  do {
+  const { base, headers } = apiOf(config);
+  const fetchPage = async (page: number): Promise<ListPage> => {
     const query = new URLSearchParams({
       'filter[store_id]': config.lemonSqueezyStoreId ?? '',
       'page[number]': String(page),
       'page[size]': String(LEMONSQUEEZY_PAGE_SIZE),
+      include: 'variant',
     });
     const answer = await providerGet(
       'LemonSqueezy',
@@ -110,11 +147,34 @@ export async function listLemonSqueezySubscriptions(
         answer.status,
       );
     }
-    lastPage = parsed.data.meta?.page.lastPage ?? page;
-    await onPage(parsed.data.data);
-    page++;
-  } while (page <= lastPage && page <= MAX_PAGES);
-  return page - 1;
+    return {
+      items: parsed.data.data,
+      included: parsed.data.included ?? [],
+      lastPage: parsed.data.meta?.page.lastPage ?? page,
+    };
+  };
+  const first = await fetchPage(1);
+  // A list that grows while it is read reports a later last page; one that shrinks only ends in
+  // empty pages.
+  let lastPage = Math.min(first.lastPage, MAX_PAGES);
+  await onPage(first.items, first.included);
+  const ahead = new Map<number, Promise<ListPage>>();
+  let requested = 1;
+  for (let page = 2; page <= lastPage; page++) {
+    while (requested < lastPage && ahead.size < LEMONSQUEEZY_PAGES_AHEAD) {
+      requested++;
+      const pending = fetchPage(requested);
+      // Awaited in order below; until then a failure must not count as unhandled.
+      pending.catch(() => undefined);
+      ahead.set(requested, pending);
+    }
+    const current = ahead.get(page) ?? fetchPage(page);
+    ahead.delete(page);
+    const got = await current;
+    lastPage = Math.min(Math.max(lastPage, got.lastPage), MAX_PAGES);
+    await onPage(got.items, got.included);
+  }
+  return lastPage;
 }
 
 /** What the database holds for one LemonSqueezy subscription and its customer's member. */
@@ -195,9 +255,99 @@ function differences(item: Item, stored: StoredRow, now: Date): MismatchRow[] {
   return out;
 }
 
+/** A variant's interval unit from an included or looked-up variant object, or null. */
+function intervalOf(variant: unknown): VariantInterval | null {
+  const raw = (variant as { attributes?: { interval?: unknown } } | null)?.attributes?.interval;
+  return raw === 'day' || raw === 'week' || raw === 'month' || raw === 'year' ? raw : null;
+}
+
+/**
+ * The variants' intervals of one run: those the pages included, and those looked up with
+ * `GET /v1/variants/:id` (once per variant per run; a failed lookup is null, logged, and the
+ * webhook's fallbacks decide).
+ */
+function variantIntervals(deps: AppDeps, opts: ProviderHttpOptions) {
+  const known = new Map<string, VariantInterval | null>();
+  const lookups = new Map<string, Promise<VariantInterval | null>>();
+  const { base, headers } = apiOf(deps.config);
+  return {
+    /** Remembers the variants among a page's `included` objects. */
+    learn(included: unknown[]): void {
+      for (const o of included) {
+        const v = o as { type?: unknown; id?: unknown } | null;
+        if (v?.type !== 'variants' || (typeof v.id !== 'string' && typeof v.id !== 'number')) {
+          continue;
+        }
+        known.set(String(v.id), intervalOf(v));
+      }
+    },
+    /** The interval of variant `id` as far as known now (undefined: not known yet). */
+    get(id: string): VariantInterval | null | undefined {
+      return known.get(id);
+    },
+    /** The interval of variant `id`, looked up when the pages did not include it. */
+    async resolve(id: string): Promise<VariantInterval | null> {
+      if (known.has(id)) return known.get(id) ?? null;
+      if (!/^\d{1,20}$/.test(id)) return null;
+      let pending = lookups.get(id);
+      if (!pending) {
+        pending = providerGet(
+          'LemonSqueezy',
+          `${base}/v1/variants/${id}`,
+          headers,
+          base,
+          LEMONSQUEEZY_BUDGET,
+          { ...opts, maxAttempts: Math.min(opts.maxAttempts ?? 3, 3) },
+        ).then(
+          (answer) => intervalOf((answer.body as { data?: unknown } | null)?.data),
+          (err: unknown) => {
+            deps.log.warn(
+              { variant_id: id, err: err instanceof Error ? err.message : String(err) },
+              'reconcile: variant lookup failed; the cadence falls back',
+            );
+            return null;
+          },
+        );
+        lookups.set(id, pending);
+      }
+      const interval = await pending;
+      known.set(id, interval);
+      return interval;
+    },
+  };
+}
+
+/**
+ * The stored subscriptions of the configured store whose provider ids are not in `seen` and that
+ * existed by `before` (one added meanwhile may simply be newer than the list) → the first
+ * NOT_AT_PROVIDER_LISTED by id and the total. A row without a recorded store_id (an invoice's
+ * placeholder) counts as the store's.
+ */
+async function storedNotSeen(
+  db: Queryable,
+  storeId: string,
+  seen: string[],
+  before: Date,
+): Promise<{ rows: NotAtProviderRow[]; total: number }> {
+  const r = await db.query<NotAtProviderRow & { total: number }>(
+    `SELECT c.email, s.provider_id AS subscription_id, s.status, count(*) OVER ()::int AS total
+       FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+      WHERE s.provider = 'lemonsqueezy' AND s.created_at <= $3
+        AND COALESCE(s.payload -> 'attributes' ->> 'store_id', $2) = $2
+        AND NOT EXISTS (SELECT 1 FROM unnest($1::text[]) AS seen(id) WHERE seen.id = s.provider_id)
+      ORDER BY s.id LIMIT ${NOT_AT_PROVIDER_LISTED}`,
+    [seen, storeId, before],
+  );
+  return {
+    rows: r.rows.map(({ email, subscription_id, status }) => ({ email, subscription_id, status })),
+    total: r.rows[0]?.total ?? 0,
+  };
+}
+
 /**
  * Compares every subscription of the store with the database at deps.now() → the fixes a real
- * run applies, plus the objects that could not be read. Throws ProviderError.
+ * run applies, the objects that could not be read, and the stored subscriptions the store no
+ * longer lists. Throws ProviderError.
  */
 export async function compareLemonSqueezy(
   deps: AppDeps,
@@ -206,19 +356,25 @@ export async function compareLemonSqueezy(
   const now = deps.now();
   const fixes: Fix[] = [];
   const failed: FailedRow[] = [];
+  const seen: string[] = [];
+  const intervals = variantIntervals(deps, opts);
   let checked = 0;
-  await listLemonSqueezySubscriptions(
+  const pages = await listLemonSqueezySubscriptions(
     deps.config,
-    async (raw) => {
+    async (raw, included) => {
+      intervals.learn(included);
       const entries: Array<{ item: Item; data: Record<string, unknown> }> = [];
       for (const value of raw) {
         const clean = storableJson(value);
         const parsed = subscriptionItem.safeParse(clean);
         if (!parsed.success) {
           const id = (clean as { id?: unknown } | null)?.id;
+          const subscriptionId =
+            typeof id === 'string' || typeof id === 'number' ? String(id) : '?';
+          if (subscriptionId !== '?') seen.push(subscriptionId);
           failed.push({
             email: null,
-            subscription_id: typeof id === 'string' || typeof id === 'number' ? String(id) : '?',
+            subscription_id: subscriptionId,
             error: `not a readable subscription object: ${parsed.error.issues
               .map((i) => `${i.path.join('.')}: ${i.message}`)
               .join('; ')
@@ -226,6 +382,7 @@ export async function compareLemonSqueezy(
           });
           continue;
         }
+        seen.push(parsed.data.id);
         entries.push({ item: parsed.data, data: clean as Record<string, unknown> });
       }
       checked += entries.length;
@@ -236,13 +393,24 @@ export async function compareLemonSqueezy(
       );
       for (const { item, data } of entries) {
         const row = stored.get(item.id);
+        const variantId = String(item.attributes.variant_id ?? '');
         const apply = (tx: Queryable, at: Date, reason: string) =>
           applyLemonSqueezySubscription(
             tx,
             { dataId: item.id, data, customData: {} },
             at,
             reason,
+            intervals.get(variantId) ?? null,
           ).then((r) => r.effects);
+        // The names, when they say, decide before any interval (cadenceOfNames).
+        const named =
+          cadenceOfNames(
+            blankToNull(item.attributes.variant_name),
+            blankToNull(item.attributes.product_name),
+          ) !== null;
+        const prepare = async () => {
+          if (!named && variantId !== '') await intervals.resolve(variantId);
+        };
         const providerStatus = storedProviderStatus(item.attributes.status);
         if (!row) {
           fixes.push({
@@ -251,6 +419,7 @@ export async function compareLemonSqueezy(
             providerStatus,
             isMissing: true,
             mismatches: [],
+            prepare,
             apply,
           });
           continue;
@@ -266,11 +435,17 @@ export async function compareLemonSqueezy(
           providerStatus,
           isMissing: false,
           mismatches,
+          prepare,
           apply,
         });
       }
     },
     opts,
   );
-  return { checked, fixes, failed };
+  // A list cut off at MAX_PAGES is incomplete: an absence from it proves nothing.
+  const notAtProvider =
+    pages < MAX_PAGES
+      ? await storedNotSeen(deps.db, deps.config.lemonSqueezyStoreId ?? '', seen, now)
+      : undefined;
+  return { checked, fixes, failed, notAtProvider };
 }

@@ -80,6 +80,8 @@ beforeEach(async () => {
   ls.subscriptions.length = 0;
   ls.script.length = 0;
   ls.requests.length = 0;
+  ls.variants = {};
+  ls.includeVariants = true;
   cb.orders.length = 0;
   cb.script.length = 0;
   cb.requests.length = 0;
@@ -123,6 +125,134 @@ async function deliver(event: 'subscription_created', data: unknown) {
   await handleLemonSqueezyDelivery(deps, Buffer.from(d.body), d.headers['X-Signature']);
 }
 
+describe('LemonSqueezy cadence and subscriptions the store no longer lists', () => {
+  const cadences = async () =>
+    (
+      await db.query<{ provider_id: string; cadence: string }>(
+        "SELECT provider_id, cadence FROM subscriptions WHERE provider = 'lemonsqueezy' ORDER BY provider_id",
+      )
+    ).rows;
+  const variantRequests = () => ls.requests.filter((q) => q.path.startsWith('/v1/variants/'));
+
+  it("takes the cadence from the variants the list includes, not from the subscription's age", async () => {
+    ls.variants = { '11': { interval: 'year' }, '12': { interval: 'month' } };
+    // A monthly subscription 400 days old and a yearly one 10 days old; neither name says.
+    ls.subscriptions.push(
+      lsSub('301', {
+        user_email: 'old.monthly@example.com',
+        status: 'active',
+        variant_id: 12,
+        created_at: lsTime(new Date(NOW.getTime() - 400 * DAY)),
+        renews_at: lsTime(new Date(NOW.getTime() + 250 * DAY)),
+      }),
+      lsSub('302', { user_email: 'new.yearly@example.com', status: 'active', variant_id: 11 }),
+    );
+    const r = await runReconcile(deps, {
+      provider: 'lemonsqueezy',
+      dryRun: false,
+      trigger: 'console',
+      actor: SYSTEM_ACTOR,
+    });
+    expect(r.applied).toBe(2);
+    expect(await cadences()).toEqual([
+      { provider_id: '301', cadence: 'monthly' },
+      { provider_id: '302', cadence: 'yearly' },
+    ]);
+    expect(variantRequests()).toEqual([]);
+  });
+
+  it('looks a variant up with GET /v1/variants/:id when the list does not include it, once per run', async () => {
+    ls.includeVariants = false;
+    ls.variants = { '11': { interval: 'year' } };
+    ls.subscriptions.push(
+      lsSub('311', { user_email: 'y1@example.com', status: 'active', variant_id: 11 }),
+      lsSub('312', { user_email: 'y2@example.com', status: 'on_trial', variant_id: 11 }),
+      // Unknown to the API (404): the webhook's fallbacks decide (here the first period: monthly).
+      lsSub('313', { user_email: 'm1@example.com', status: 'active', variant_id: 99 }),
+    );
+    const dry = await runReconcile(deps, {
+      provider: 'lemonsqueezy',
+      dryRun: true,
+      trigger: 'console',
+      actor: SYSTEM_ACTOR,
+    });
+    expect(dry.missing).toHaveLength(3);
+    // A dry run applies nothing, so it looks nothing up.
+    expect(variantRequests()).toEqual([]);
+    const r = await runReconcile(deps, {
+      provider: 'lemonsqueezy',
+      dryRun: false,
+      trigger: 'console',
+      actor: SYSTEM_ACTOR,
+    });
+    expect(r.applied).toBe(3);
+    expect(await cadences()).toEqual([
+      { provider_id: '311', cadence: 'yearly' },
+      { provider_id: '312', cadence: 'yearly' },
+      { provider_id: '313', cadence: 'monthly' },
+    ]);
+    expect(variantRequests().map((q) => q.path)).toEqual(['/v1/variants/11', '/v1/variants/99']);
+    expect(variantRequests()[0]?.headers.authorization).toBe('Bearer ls-key');
+  });
+
+  it('reports stored subscriptions of the store that the provider does not list, and changes none of them', async () => {
+    ls.subscriptions.push(lsSub('401', { user_email: 'kept@example.com', status: 'active' }));
+    await deliver(
+      'subscription_created',
+      lsSub('401', { user_email: 'kept@example.com', status: 'active' }),
+    );
+    await deliver(
+      'subscription_created',
+      lsSub('402', { user_email: 'gone@example.com', status: 'active' }),
+    );
+    // Another store's subscription is not this list's business.
+    await deliver(
+      'subscription_created',
+      lsSub('403', { user_email: 'other.store@example.com', status: 'active', store_id: 2 }),
+    );
+    const before = await counts();
+    const snapshot = async () =>
+      (
+        await db.query(
+          "SELECT provider_id, status, ends_at FROM subscriptions WHERE provider = 'lemonsqueezy' ORDER BY provider_id",
+        )
+      ).rows;
+    const rowsBefore = await snapshot();
+
+    const dry = await runReconcile(deps, {
+      provider: 'lemonsqueezy',
+      dryRun: true,
+      trigger: 'console',
+      actor: SYSTEM_ACTOR,
+    });
+    expect(dry).toMatchObject({
+      checked: 1,
+      missing: [],
+      mismatched: [],
+      not_at_provider: [{ email: 'gone@example.com', subscription_id: '402', status: 'active' }],
+      not_at_provider_total: 1,
+    });
+    const applied = await runReconcile(deps, {
+      provider: 'lemonsqueezy',
+      dryRun: false,
+      trigger: 'console',
+      actor: SYSTEM_ACTOR,
+    });
+    expect(applied).toMatchObject({ applied: 0, not_at_provider_total: 1 });
+    expect(await snapshot()).toEqual(rowsBefore);
+    expect({ ...(await counts()), audit: 0 }).toEqual({ ...before, audit: 0 });
+
+    // ClickBank orders are read for a window: an absence there means nothing.
+    const cbRun = await runReconcile(deps, {
+      provider: 'clickbank',
+      dryRun: true,
+      trigger: 'console',
+      actor: SYSTEM_ACTOR,
+    });
+    expect(cbRun).toMatchObject({ not_at_provider: [], not_at_provider_total: 0 });
+  });
+});
+
 describe('POST /maintenance/reconcile with LemonSqueezy', () => {
   it('recovers a missed webhook: missing in a dry run that writes nothing, present after apply, then nothing to do', async () => {
     const app = testApp(deps, [asRole('admin')]);
@@ -144,7 +274,7 @@ describe('POST /maintenance/reconcile with LemonSqueezy', () => {
     });
     expect(await counts()).toEqual(before);
     expect(ls.requests[0]?.path).toBe(
-      '/v1/subscriptions?filter%5Bstore_id%5D=1&page%5Bnumber%5D=1&page%5Bsize%5D=100',
+      '/v1/subscriptions?filter%5Bstore_id%5D=1&page%5Bnumber%5D=1&page%5Bsize%5D=100&include=variant',
     );
     expect(ls.requests[0]?.headers.accept).toBe('application/vnd.api+json');
 

@@ -30,6 +30,21 @@ export interface MismatchRow {
   theirs: string | null;
 }
 
+/**
+ * A subscription the database holds for the configured store that the provider's complete list
+ * does not have. Reported only, never changed: an absence is no proof of an end (a store moved, a
+ * test-mode object, a list read while it changed), so an operator decides.
+ */
+export interface NotAtProviderRow {
+  email: string;
+  subscription_id: string;
+  /** Our status column's value. */
+  status: string;
+}
+
+/** At most this many NotAtProviderRow are listed in an answer (the total is always counted). */
+export const NOT_AT_PROVIDER_LISTED = 1000;
+
 /** A provider object that could not be read or applied, and why. */
 export interface FailedRow {
   email: string | null;
@@ -48,6 +63,14 @@ export interface ReconcileResult {
   /** Subscriptions fixed (one transaction each); 0 on a dry run. */
   applied: number;
   failed: FailedRow[];
+  /**
+   * LemonSqueezy: stored subscriptions of the configured store absent from its complete list
+   * (the first NOT_AT_PROVIDER_LISTED by id; never applied). ClickBank: always empty (its orders
+   * are read for a window, so an absence means nothing).
+   */
+  not_at_provider: NotAtProviderRow[];
+  /** How many there are in all (not_at_provider may list fewer). */
+  not_at_provider_total: number;
   /** When the run started (ISO UTC). */
   ran_at: string;
 }
@@ -60,6 +83,11 @@ export interface Fix {
   /** The database has no such subscription. */
   isMissing: boolean;
   mismatches: MismatchRow[];
+  /**
+   * Looks up what the fix needs from the provider before its transaction (LemonSqueezy: the
+   * variant's interval); never throws.
+   */
+  prepare?(): Promise<void>;
   /** Applies the provider's state in `tx` by the webhook's rules → the effects (short words). */
   apply(tx: Queryable, now: Date, reason: string): Promise<string[]>;
 }
@@ -69,4 +97,6 @@ export interface Comparison {
   checked: number;
   fixes: Fix[];
   failed: FailedRow[];
+  /** Stored subscriptions the provider does not have (LemonSqueezy only; listed and total). */
+  notAtProvider?: { rows: NotAtProviderRow[]; total: number };
 }

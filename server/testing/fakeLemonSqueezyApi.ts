@@ -4,7 +4,10 @@
  * answering JSON:API pages the way the API reference documents them —
  * `{meta:{page:{currentPage, from, lastPage, perPage, to, total}}, jsonapi:{version:'1.0'},
  * links:{first, last, next?, prev?}, data:[subscription objects]}` — sorted by id, filtered by the
- * objects' `attributes.store_id`, at most 100 a page. A wrong Bearer key answers 401 with a
+ * objects' `attributes.store_id`, at most 100 a page; with `include=variant` the page's variants
+ * (those in `variants`) follow in `included`, as JSON:API compound documents carry them. `GET
+ * /v1/variants/:id` answers `{data: {type: 'variants', id, attributes: {name, interval,
+ * interval_count, …}}}` from `variants`, or 404. A wrong Bearer key answers 401 with a
  * JSON:API error. `script` queues answers for the next requests (a 429 with Retry-After, a 5xx),
  * and every request is recorded. Loopback only.
  */
@@ -21,11 +24,22 @@ export interface FakeApiRequest {
   headers: IncomingHttpHeaders;
 }
 
+/** A variant as the fake serves it: its billing interval unit and count. */
+export interface FakeVariant {
+  name?: string;
+  interval: 'day' | 'week' | 'month' | 'year' | null;
+  interval_count?: number;
+}
+
 /** A running fake LemonSqueezy API. */
 export interface FakeLemonSqueezyApi {
   url: string;
   /** The store's subscriptions: objects of the webhook's `data` shape; mutate freely. */
   subscriptions: Array<{ type: string; id: string; attributes: Record<string, unknown> }>;
+  /** Variants by id (GET /v1/variants/:id, and `included` for include=variant). */
+  variants: Record<string, FakeVariant>;
+  /** Whether the list honours include=variant (true); false answers without `included`. */
+  includeVariants: boolean;
   /** Answers for the next requests, used first-in first-out before the real answer. */
   script: ScriptedReply[];
   requests: FakeApiRequest[];
@@ -36,6 +50,8 @@ export interface FakeLemonSqueezyApi {
 export async function startFakeLemonSqueezyApi(apiKey: string): Promise<FakeLemonSqueezyApi> {
   const fake: Omit<FakeLemonSqueezyApi, 'url' | 'close'> = {
     subscriptions: [],
+    variants: {},
+    includeVariants: true,
     script: [],
     requests: [],
   };
@@ -66,6 +82,17 @@ export async function startFakeLemonSqueezyApi(apiKey: string): Promise<FakeLemo
       send(401, { errors: [{ status: '401', title: 'Unauthenticated.' }] });
       return;
     }
+    const variantPath = /^\/v1\/variants\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && variantPath) {
+      const id = decodeURIComponent(variantPath[1] ?? '');
+      const v = fake.variants[id];
+      if (!v) {
+        send(404, { errors: [{ status: '404', title: 'Not Found' }] });
+        return;
+      }
+      send(200, { jsonapi: { version: '1.0' }, data: variantObject(id, v) });
+      return;
+    }
     if (req.method !== 'GET' || url.pathname !== '/v1/subscriptions') {
       send(404, { errors: [{ status: '404', title: 'Not Found' }] });
       return;
@@ -78,6 +105,17 @@ export async function startFakeLemonSqueezyApi(apiKey: string): Promise<FakeLemo
       .sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
     const lastPage = Math.max(1, Math.ceil(all.length / size));
     const data = all.slice((number - 1) * size, number * size);
+    const wantsVariants =
+      fake.includeVariants &&
+      (url.searchParams.get('include') ?? '').split(',').includes('variant');
+    const variantIds = wantsVariants
+      ? [...new Set(data.map((s) => String(s.attributes.variant_id ?? '')))].filter(
+          (id) => fake.variants[id] !== undefined,
+        )
+      : [];
+    const included = wantsVariants
+      ? variantIds.map((id) => variantObject(id, fake.variants[id] as FakeVariant))
+      : null;
     const link = (n: number) => {
       const q = new URLSearchParams(url.searchParams);
       q.set('page[number]', String(n));
@@ -102,6 +140,7 @@ export async function startFakeLemonSqueezyApi(apiKey: string): Promise<FakeLemo
         ...(number > 1 ? { prev: link(number - 1) } : {}),
       },
       data,
+      ...(included ? { included } : {}),
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -114,4 +153,19 @@ export async function startFakeLemonSqueezyApi(apiKey: string): Promise<FakeLemo
         server.close(() => resolve());
       }),
   });
+}
+
+/** A variant object as the API documents it (the attributes reconciliation and the tests read). */
+function variantObject(id: string, v: FakeVariant): Record<string, unknown> {
+  return {
+    type: 'variants',
+    id,
+    attributes: {
+      name: v.name ?? `Variant ${id}`,
+      is_subscription: v.interval !== null,
+      interval: v.interval,
+      interval_count: v.interval === null ? null : (v.interval_count ?? 1),
+      status: 'published',
+    },
+  };
 }
