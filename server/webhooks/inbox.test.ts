@@ -441,9 +441,35 @@ describe('the inbox records every delivery', () => {
     expect((await get('?from=2026-11-20&to=2026-11-20')).body.total).toBe(4);
     expect((await get('?to=2026-11-19')).body.total).toBe(0);
     expect((await get('?pageSize=3&page=2')).body).toMatchObject({ totalPages: 2 });
+    // The total is the same whether a page tells it (not full) or the count does (full, or past
+    // the end).
+    for (const q of [
+      '?pageSize=2&page=1',
+      '?pageSize=2&page=2',
+      '?pageSize=3&page=2',
+      '?pageSize=2&page=9',
+    ]) {
+      expect((await get(q)).body, q).toMatchObject({ total: 4, totalCapped: false });
+    }
+    expect(((await get('?pageSize=2&page=9')).body.rows as unknown[]).length).toBe(0);
     expect((await get('?outcome=nope')).status).toBe(400);
     expect((await get('?pageSize=500')).status).toBe(400);
     expect((await get('?from=2026-11-21&to=2026-11-20')).status).toBe(400);
+
+    // Past WEBHOOK_COUNT_CAP matches the total stops at the cap, by the count or by a page.
+    await db.query(
+      `INSERT INTO webhook_deliveries (received_at, provider, event, outcome, http_status, body_size)
+       SELECT $1::timestamptz - i * interval '1 second', 'clickbank', 'BILL', 'applied', 200, 10
+         FROM generate_series(1, 1005) AS s(i)`,
+      [new Date(NOW.getTime() - 3 * DAY)],
+    );
+    for (const q of ['?provider=clickbank', '?provider=clickbank&pageSize=200&page=5']) {
+      expect((await get(q)).body, q).toMatchObject({ total: 1000, totalCapped: true });
+    }
+    expect((await get('?outcome=ignored_test')).body).toMatchObject({
+      total: 1,
+      totalCapped: false,
+    });
 
     const first = (all.body.rows as Array<{ id: number }>)[3];
     const detail = await api.request(`/webhook-deliveries/${first?.id}`);
