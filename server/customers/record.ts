@@ -226,18 +226,25 @@ export async function customerRecord(
   };
 }
 
+/** The columns of a lifecycle row that matchingIsrSql reads (SQL expressions). */
+export interface LifecycleColumns {
+  type: string;
+  occurredAt: string;
+  provider: string;
+}
+
 /**
- * SQL of a LATERAL join of the ISR row recorded for the lifecycle row `x` (a relation with the
- * columns type, occurred_at, provider) at the same instant, of the same direction; `email` is the
- * placeholder of the customer's email. Its `kind` tells a chargeback from a refund and its
- * `reference` (LemonSqueezy: the order id; ClickBank: the receipt) names the payment.
+ * SQL of a LATERAL join (alias `i`: kind, reference) of the ISR row recorded for a lifecycle row
+ * (its columns `c`) at the same instant, of the same direction; `email` is the placeholder of the
+ * customer's email. Its `kind` tells a chargeback from a refund and its `reference` (LemonSqueezy:
+ * the order id; ClickBank: the receipt) names the payment.
  */
-export function matchingIsrSql(email: string, x: string): string {
+export function matchingIsrSql(email: string, c: LifecycleColumns): string {
   return `LEFT JOIN LATERAL (
-      SELECT i.kind, CASE WHEN ${x}.provider = 'clickbank' THEN i.receipt ELSE i.order_id END AS reference
+      SELECT i.kind, CASE WHEN ${c.provider} = 'clickbank' THEN i.receipt ELSE i.order_id END AS reference
         FROM isr_events i
-       WHERE i.customer_email = ${email} AND i.created_at = ${x}.occurred_at AND i.source = ${x}.provider
-         AND i.kind = ANY (CASE WHEN ${x}.type = 'refund' THEN ARRAY['refund', 'chargeback']
+       WHERE i.customer_email = ${email} AND i.created_at = ${c.occurredAt} AND i.source = ${c.provider}
+         AND i.kind = ANY (CASE WHEN ${c.type} = 'refund' THEN ARRAY['refund', 'chargeback']
                                 ELSE ARRAY['sale', 'rebill'] END)
        ORDER BY i.id LIMIT 1) i ON true`;
 }
@@ -259,18 +266,23 @@ async function paymentsOf(
     isr_kind: string | null;
     reference: string | null;
   }>(
-    `SELECT x.type, x.occurred_at, x.amount_cents, x.currency, x.provider, x.provider_id,
-            x.first_reference, i.kind AS isr_kind, i.reference
-       FROM (SELECT e.id, e.type, e.occurred_at, e.amount_cents, COALESCE(e.currency, s.currency) AS currency,
-                    s.provider, s.provider_id,
-                    CASE WHEN s.provider = 'clickbank' THEN s.provider_id
-                         ELSE s.payload -> 'attributes' ->> 'order_id' END AS first_reference
-               FROM subscriptions s JOIN subscription_events e ON e.subscription_id = s.id
-              WHERE s.customer_id = $1 AND e.type IN ('new', 'renewal', 'refund')
+    // The page of rows first, from the events alone; the subscription's columns (its payload is
+    // large) and the ISR match only for the rows listed.
+    `SELECT x.type, x.occurred_at, x.amount_cents, COALESCE(x.currency, s.currency) AS currency,
+            s.provider, s.provider_id,
+            CASE WHEN x.type <> 'new' THEN NULL
+                 WHEN s.provider = 'clickbank' THEN s.provider_id
+                 ELSE s.payload -> 'attributes' ->> 'order_id' END AS first_reference,
+            i.kind AS isr_kind, i.reference
+       FROM (SELECT e.id, e.subscription_id, e.type, e.occurred_at, e.amount_cents, e.currency
+               FROM subscription_events e
+              WHERE e.subscription_id IN (SELECT id FROM subscriptions WHERE customer_id = $1)
+                AND e.type IN ('new', 'renewal', 'refund')
                 AND e.amount_cents IS NOT NULL AND e.amount_cents <> 0
               ORDER BY e.occurred_at DESC, e.id DESC
               LIMIT ${CUSTOMER_PAYMENTS}) x
-       ${matchingIsrSql('$2', 'x')}
+       JOIN subscriptions s ON s.id = x.subscription_id
+       ${matchingIsrSql('$2', { type: 'x.type', occurredAt: 'x.occurred_at', provider: 's.provider' })}
       ORDER BY x.occurred_at DESC, x.id DESC`,
     [customerId, email],
   );
@@ -287,7 +299,7 @@ async function paymentsOf(
     provider: p.provider,
     amount_cents: Math.abs(Number(p.amount_cents)),
     currency: p.currency,
-    reference: p.reference ?? (p.type === 'new' ? p.first_reference : null),
+    reference: p.reference ?? p.first_reference,
     subscription_id: p.provider_id,
   }));
 }
@@ -297,8 +309,9 @@ async function lifetimeRevenueCents(deps: AppDeps, customerId: number): Promise<
   const r = await deps.db.query<{ currency: string; cents: number }>(
     `SELECT COALESCE(e.currency, s.currency) AS currency,
             sum(CASE WHEN e.type = 'refund' THEN -abs(e.amount_cents) ELSE e.amount_cents END)::float8 AS cents
-       FROM subscriptions s JOIN subscription_events e ON e.subscription_id = s.id
-      WHERE s.customer_id = $1 AND e.type IN ('new', 'renewal', 'refund') AND e.amount_cents IS NOT NULL
+       FROM (SELECT id, currency FROM subscriptions WHERE customer_id = $1) s
+       JOIN subscription_events e ON e.subscription_id = s.id
+      WHERE e.type IN ('new', 'renewal', 'refund') AND e.amount_cents IS NOT NULL
       GROUP BY 1`,
     [customerId],
   );

@@ -180,6 +180,9 @@ function lifecycleRows(ctx: SourceContext, types: string[], extra = 'true'): str
         ORDER BY e.occurred_at DESC, e.id DESC LIMIT ${ctx.limit}`;
 }
 
+/** The lifecycle row columns of lifecycleRows' result `x`, for matchingIsrSql. */
+const X_COLUMNS = { type: 'x.type', occurredAt: 'x.occurred_at', provider: 'x.provider' };
+
 const AUDIT_KIND = `CASE WHEN a.action LIKE 'access.%' OR a.action = 'maintenance.enforce_now' THEN 'access'
                         WHEN a.action LIKE 'forum.%' THEN 'forum'
                         WHEN a.action = 'webhook.replay' THEN 'webhook'
@@ -213,7 +216,7 @@ const SOURCES: Source[] = [
         jsonb_build_object('type', x.type, 'provider', x.provider, 'subscription_id', x.provider_id,
           'amount_cents', x.amount_cents, 'currency', x.currency, 'reference', i.reference) AS d
       FROM (${lifecycleRows(ctx, ['new', 'renewal'], 'e.amount_cents IS NOT NULL AND e.amount_cents <> 0')}) x
-      ${matchingIsrSql(ctx.email, 'x')}`,
+      ${matchingIsrSql(ctx.email, X_COLUMNS)}`,
   },
   {
     key: 'refund',
@@ -223,7 +226,7 @@ const SOURCES: Source[] = [
           'subscription_id', x.provider_id, 'amount_cents', abs(x.amount_cents),
           'currency', x.currency, 'reference', i.reference) AS d
       FROM (${lifecycleRows(ctx, ['refund'])}) x
-      ${matchingIsrSql(ctx.email, 'x')}`,
+      ${matchingIsrSql(ctx.email, X_COLUMNS)}`,
   },
   {
     key: 'audit',
@@ -349,10 +352,15 @@ export async function customerTimeline(db: Queryable, q: TimelineQuery): Promise
     };
     return `(${s.sql(ctx)})`;
   });
+  // The merge runs in the database too, so only the page (and one more row) comes back. The
+  // source key sorts by code unit (COLLATE "C"), as compareDesc and the keyset condition do.
+  const limit = params.bind('limit', q.limit + 1, 'int');
   const r = await db.query<MergedRow>(
     `SELECT u.src, u.rid, u.at, u.k, u.d,
             to_char(u.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS at_key
-       FROM (${branches.join('\nUNION ALL\n')}) u`,
+       FROM (${branches.join('\nUNION ALL\n')}) u
+      ORDER BY u.at DESC, u.src COLLATE "C" DESC, u.rid DESC
+      LIMIT ${limit}`,
     params.values,
   );
   const rows = r.rows.map((row) => ({ ...row, rid: Number(row.rid) })).sort(compareDesc);
