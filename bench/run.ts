@@ -11,6 +11,8 @@
  * `npx tsx bench/server-stats.ts`.
  * The revenue benchmark runs here at 20 000 customers; the full-size figures (100 000) come from
  * `npx tsx bench/server-revenue.ts`.
+ * The customer page and search benchmark runs here at 20 000 customers; the full-size figures
+ * (100 000) come from `npx tsx bench/server-customers.ts`.
  * The logs search benchmark runs at BENCH_LOG_ROWS (default here 200 000; 1 000 000 for the
  * full-size figure, which takes minutes to build its indexes).
  */
@@ -50,6 +52,10 @@ run('server revenue queries', 'npx', ['tsx', 'bench/server-revenue.ts'], {
 run('server dashboard stats: cache and sliced aggregate', 'npx', ['tsx', 'bench/server-stats.ts'], {
   BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
   BENCH_RUNS: process.env.BENCH_RUNS ?? '10',
+});
+run('server customer page, timeline and search', 'npx', ['tsx', 'bench/server-customers.ts'], {
+  BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
+  BENCH_RUNS: process.env.BENCH_RUNS ?? '20',
 });
 run('server logs search', 'npx', ['tsx', 'bench/server-logs.ts'], {
   BENCH_LOG_ROWS: process.env.BENCH_LOG_ROWS ?? '200000',
