@@ -18,8 +18,11 @@
  * The sources keep their own retention (webhook inbox 90 days, logs 30, done forum jobs 7), so
  * older entries of those kinds fall away with their rows.
  *
- * Order and paging: newest first by (instant to the microsecond, source, row id), all descending
- * — a total order, so pages never skip nor repeat an entry. `next_before` is an opaque cursor
+ * Order and paging: newest first by instant (to the microsecond), then source in SOURCE_KEYS order,
+ * then row id descending — a total order, so pages never skip nor repeat an entry. Entries of one
+ * instant are mostly one change seen from several tables (an operator's revoke writes its audit
+ * row, forum job and log row in one transaction); the change itself comes first, its mechanics
+ * (forum job, ISR row, log row) after. `next_before` is an opaque cursor
  * (base64url of [instant, source, row id] of the page's last entry). Every source reads at most
  * limit + 1 rows behind the cursor from an index on (customer key, time DESC, id DESC)
  * (migration 017), so a page costs the same on top of a history of 5,000 entries as of 5.
@@ -73,19 +76,22 @@ export interface TimelineCursor {
   id: number;
 }
 
+/** The sources, in the order entries of one instant are listed (see the module doc). */
 const SOURCE_KEYS = [
+  'audit',
+  'access-webhook',
+  'access-expiration',
   'webhook',
   'subscription',
   'payment',
   'refund',
-  'audit',
-  'access-webhook',
-  'access-expiration',
   'forum',
   'isr',
   'log',
 ] as const;
 type SourceKey = (typeof SOURCE_KEYS)[number];
+/** A source's place among entries of one instant (lower is listed first). */
+const tieRank = (key: SourceKey): number => SOURCE_KEYS.indexOf(key);
 
 /** The instant text of a cursor: what to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US') writes. */
 const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
@@ -311,10 +317,10 @@ interface MergedRow {
   d: Record<string, unknown>;
 }
 
-/** The order of the timeline: instant, then source key, then row id, all descending. */
+/** The order of the timeline: instant descending, then source (tieRank), then row id descending. */
 function compareDesc(a: MergedRow, b: MergedRow): number {
   if (a.at_key !== b.at_key) return a.at_key < b.at_key ? 1 : -1;
-  if (a.src !== b.src) return a.src < b.src ? 1 : -1;
+  if (a.src !== b.src) return tieRank(a.src) - tieRank(b.src);
   return b.rid - a.rid;
 }
 
@@ -340,26 +346,26 @@ export async function customerTimeline(db: Queryable, q: TimelineQuery): Promise
       get limit() {
         return params.bind('limit', q.limit + 1, 'int');
       },
-      // Rows after the cursor in (instant, source, id) descending order; the source part is
-      // decided here, so each branch keeps a plain range condition its index serves.
+      // Rows after the cursor in the timeline's order; the source part is decided here, so each
+      // branch keeps a plain range condition its index serves.
       keyset(at, id) {
         if (!before) return 'true';
         const cursorAt = params.bind('beforeAt', `${before.at}Z`, 'timestamptz');
-        if (s.key < before.source) return `${at} <= ${cursorAt}`;
-        if (s.key > before.source) return `${at} < ${cursorAt}`;
+        if (tieRank(s.key) > tieRank(before.source)) return `${at} <= ${cursorAt}`;
+        if (tieRank(s.key) < tieRank(before.source)) return `${at} < ${cursorAt}`;
         return `(${at}, ${id}) < (${cursorAt}, ${params.bind('beforeId', before.id, 'bigint')})`;
       },
     };
-    return `(${s.sql(ctx)})`;
+    return `(SELECT ${tieRank(s.key)} AS tie, b.* FROM (${s.sql(ctx)}) b)`;
   });
-  // The merge runs in the database too, so only the page (and one more row) comes back. The
-  // source key sorts by code unit (COLLATE "C"), as compareDesc and the keyset condition do.
+  // The merge runs in the database too, so only the page (and one more row) comes back, in the
+  // order compareDesc and the keyset condition follow.
   const limit = params.bind('limit', q.limit + 1, 'int');
   const r = await db.query<MergedRow>(
     `SELECT u.src, u.rid, u.at, u.k, u.d,
             to_char(u.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS at_key
        FROM (${branches.join('\nUNION ALL\n')}) u
-      ORDER BY u.at DESC, u.src COLLATE "C" DESC, u.rid DESC
+      ORDER BY u.at DESC, u.tie, u.rid DESC
       LIMIT ${limit}`,
     params.values,
   );

@@ -276,8 +276,8 @@ describe('GET /customers/:email/timeline', () => {
       ['isr', at(30).toISOString(), null],
       ['forum', at(50).toISOString(), 'system'],
       ['access', at(60).toISOString(), 'sup@team.example'],
-      ['webhook', at(70).toISOString(), 'webhook'],
       ['access', at(70).toISOString(), 'webhook'],
+      ['webhook', at(70).toISOString(), 'webhook'],
       ['refund', at(80).toISOString(), null],
       ['payment', at(90).toISOString(), null],
       ['subscription', at(100).toISOString(), null],
@@ -411,6 +411,27 @@ describe('GET /customers/:email/timeline', () => {
     const synced = await api(`/customers/${encodeURIComponent(email)}`);
     expect(synced.body.forum.jobs).toMatchObject([{ op: 'grant', status: 'sent' }]);
     expect(synced.body.forum.state).toBe('member');
+  });
+});
+
+describe('an operator action', () => {
+  it("tops the timeline as an access entry with the operator's email", async () => {
+    const res = await app.request(`${PREFIX}/users/actions/revoke_now`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.get('support')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ email: 'erin@example.com' }),
+    });
+    expect(res.status).toBe(200);
+    const timeline = await api('/customers/erin%40example.com/timeline');
+    // One transaction wrote the audit row, the forum job and the log row at one instant.
+    expect(timeline.body.items.map((i: Item) => [i.kind, i.title, i.actor])).toEqual([
+      ['access', 'Access revoked', 'support@team.example'],
+      ['forum', 'Forum revoke: pending', 'system'],
+      ['log', 'INFO access.revoke_now', 'support@team.example'],
+    ]);
   });
 });
 
