@@ -13,6 +13,7 @@
  * Besides wall time it prints the process CPU time per request, which a busy machine inflates
  * far less.
  */
+import { loadavg } from 'node:os';
 import { openDatabase } from '../server/db';
 import {
   parseWebhookDeliveriesQuery,
@@ -41,8 +42,7 @@ async function main() {
             CASE WHEN i % 3 = 0 THEN 'clickbank' ELSE 'lemonsqueezy' END,
             CASE WHEN i % 3 = 0 THEN ($2::text[])[1 + (i % 5)] ELSE ($3::text[])[1 + (i % 7)] END,
             o.outcome,
-            CASE o.outcome WHEN 'refused_signature' THEN 401 WHEN 'invalid' THEN 400
-                           WHEN 'failed' THEN 500 ELSE 200 END,
+            CASE o.outcome WHEN 'refused_signature' THEN 401 WHEN 'failed' THEN 500 ELSE 200 END,
             CASE WHEN o.outcome IN ('applied', 'duplicate') THEN NULL ELSE 'reason ' || (i % 13) END,
             CASE WHEN o.outcome = 'refused_signature' THEN NULL
                  ELSE 'user' || ((i::bigint * 7919) % 10000) || '@example.com' END,
@@ -91,6 +91,11 @@ async function main() {
     ['provider + outcome=invalid', 'provider=lemonsqueezy&outcome=invalid'],
     ['email + outcome (no match)', 'email=user4242@example.com&outcome=failed'],
   ];
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (1, 5, 15 min)`,
+  );
   console.log('\nrequest                          p50 ms   p95 ms  cpu p50  cpu p95   total');
   for (const [label, qs] of cases) {
     const times: number[] = [];
@@ -126,6 +131,11 @@ async function main() {
       }
     }
   }
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (1, 5, 15 min)`,
+  );
   await db.close();
 }
 
