@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { sse } from 'msw';
 import { expect, userEvent, waitFor } from 'storybook/test';
 import { SOUND_STORAGE_KEY, TOKEN_STORAGE_KEY } from '../../src/domain/types';
-import { api, statsHandlers } from '../../tests/msw/handlers';
+import { api, statsHandlers, whoamiHandlers } from '../../tests/msw/handlers';
 import { FlowApp } from './FlowApp';
 import { LAZY, plays, recordCalls, seen, stubAudio } from './handlers';
 
@@ -36,7 +36,7 @@ const meta = {
   args: { initialEntry: '/' },
   parameters: {
     layout: 'fullscreen',
-    msw: { handlers: [recordCalls, statsHandlers.ok(), liveStream] },
+    msw: { handlers: [recordCalls, whoamiHandlers.signedIn(), statsHandlers.ok(), liveStream] },
   },
   beforeEach() {
     seen.length = 0;
@@ -85,6 +85,7 @@ export const TurnedOnWhileConnected: Story = {
     msw: {
       handlers: [
         recordCalls,
+        whoamiHandlers.signedIn(),
         statsHandlers.ok(),
         sse(api('/events/stream'), () => void (connections += 1)),
       ],

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { SOUND_STORAGE_KEY, TOKEN_STORAGE_KEY } from '../../src/domain/types';
-import { statsHandlers } from '../../tests/msw/handlers';
+import { statsHandlers, whoamiHandlers } from '../../tests/msw/handlers';
 import { liveStreamHandlers } from '../../tests/msw/handlers-live';
 import { minutesAgo } from '../../tests/msw/fixtures-live';
 import { FlowApp } from './FlowApp';
@@ -38,7 +38,7 @@ type Story = StoryObj<typeof meta>;
  */
 export const SaleRefreshesDashboard: Story = {
   parameters: {
-    msw: { handlers: [recordCalls, statsHandlers.ok(), stream.handler] },
+    msw: { handlers: [recordCalls, whoamiHandlers.signedIn(), statsHandlers.ok(), stream.handler] },
   },
   play: async ({ canvas, canvasElement }) => {
     await canvas.findByRole('region', { name: 'MRR' }, LAZY);
@@ -74,7 +74,14 @@ export const SaleRefreshesDashboard: Story = {
 /** The server refuses the stream (503): the header says Offline, in words; nothing else breaks. */
 export const StreamRefused: Story = {
   parameters: {
-    msw: { handlers: [recordCalls, statsHandlers.ok(), liveStreamHandlers.refused(503)] },
+    msw: {
+      handlers: [
+        recordCalls,
+        whoamiHandlers.signedIn(),
+        statsHandlers.ok(),
+        liveStreamHandlers.refused(503),
+      ],
+    },
   },
   play: async ({ canvas }) => {
     await canvas.findByRole('region', { name: 'MRR' }, LAZY);

@@ -5,7 +5,7 @@ import { expect, spyOn, userEvent, waitFor, within } from 'storybook/test';
 import { AppLayoutScreen } from '../../src/screens/AppLayoutScreen';
 import { MOBILE_MEDIA_QUERY } from '../../src/screens/useMediaQuery';
 import { SOUND_STORAGE_KEY, TOKEN_STORAGE_KEY } from '../../src/domain/types';
-import { api, jsonError } from '../../tests/msw/handlers';
+import { api, jsonError, whoamiHandlers } from '../../tests/msw/handlers';
 import { withScreen } from '../support/withScreen';
 
 /** The routed page inside the shell: a heading naming the current location. */
@@ -55,6 +55,7 @@ const meta = {
     msw: {
       handlers: [
         recordCalls,
+        whoamiHandlers.signedIn(),
         http.post(api('/auth/logout'), () => HttpResponse.json({ ok: true })),
       ],
     },
@@ -187,6 +188,7 @@ export const LogoutFallback: Story = {
     msw: {
       handlers: [
         recordCalls,
+        whoamiHandlers.signedIn(),
         http.post(api('/auth/logout'), () => jsonError(404, 'Not found')),
         http.post(api('/logout'), () => jsonError(500, 'Logout exploded')),
       ],
