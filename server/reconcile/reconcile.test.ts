@@ -753,4 +753,46 @@ describe('the request budget', () => {
     }
     expect(waits).toEqual([1000, 1000]);
   });
+
+  it("holds a request started during another's 429 until that Retry-After has passed", async () => {
+    const { providerGet } = await import('./http');
+    let t = 5_000_000;
+    const waits: number[] = [];
+    const fetchedAt: Array<[string, number]> = [];
+    let calls = 0;
+    let second: Promise<unknown> | null = null;
+    let started = false;
+    const opts = {
+      clock: () => t,
+      sleep: async (ms: number) => {
+        waits.push(ms);
+        // A second page read starts while the first waits out its 429.
+        if (!started) {
+          started = true;
+          second = providerGet('X', 'http://x.invalid/b', {}, 'pause-test', budget, opts);
+          // Let it run as far as it may before this wait's time passes.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        t += ms;
+      },
+      fetchImpl: (async (url: string) => {
+        fetchedAt.push([new URL(url).pathname, t]);
+        return ++calls === 1
+          ? new Response('{}', { status: 429, headers: { 'Retry-After': '5' } })
+          : new Response('{}', { status: 200 });
+      }) as unknown as typeof fetch,
+    };
+    const budget = { max: 100, windowMs: 1000 };
+    await providerGet('X', 'http://x.invalid/a', {}, 'pause-test', budget, opts);
+    await second;
+    expect(fetchedAt[0]).toEqual(['/a', 5_000_000]);
+    // Neither the retry nor the other request went out before the pause ended.
+    expect(
+      fetchedAt
+        .slice(1)
+        .map(([path]) => path)
+        .sort(),
+    ).toEqual(['/a', '/b']);
+    expect(fetchedAt.slice(1).every(([, at]) => at >= 5_005_000)).toBe(true);
+  });
 });
