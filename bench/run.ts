@@ -35,6 +35,9 @@ run('Metrics screen, 365 days: data arriving → painted frame', 'npx', [
   'tsx',
   'bench/metrics-paint.ts',
 ]);
+// From the last keystroke in the command palette to the results on screen, in Chromium on the
+// built console (bench/search-latency.ts; BENCH_SEARCH_CUSTOMERS, default 3000).
+run('find anything: last keystroke → results shown', 'npx', ['tsx', 'bench/search-latency.ts']);
 run('operator accounts: permission check and audit row', 'npx', ['tsx', 'bench/server-roles.ts']);
 run('server list queries', 'npx', ['tsx', 'bench/server-lists.ts'], {
   BENCH_CUSTOMERS: process.env.BENCH_CUSTOMERS ?? '20000',
