@@ -23,16 +23,13 @@
  *
  *   npx vite build && npx tsx bench/lighthouse.ts
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lighthouse, { type Config, type Flags, type RunnerResult } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { chromiumArgs, chromiumPath } from '../tests/chromium';
-import { buildServer } from '../scripts/build-server.mjs';
-import { waitForServer } from './support';
+import { startBuiltServer } from './support';
 
 const port = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 8097);
 const runs = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
@@ -148,25 +145,9 @@ const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'mg-lighthouse-data-'));
-  const { outfile } = await buildServer('dist-server');
-  const server = spawn(process.execPath, [outfile], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      SEED_CUSTOMERS: customers,
-      SEED: '42',
-      LOG_LEVEL: 'warn',
-      STATIC_DIR: path.resolve('dist'),
-    },
-  });
+  const server = await startBuiltServer({ port, customers, admin, timeoutMs: 300_000 });
   let failed = false;
   try {
-    await waitForServer(base, 300_000);
     console.log(`Lighthouse, ${runs} run(s) per row; scores as median (lowest)`);
     console.log(
       'page       preset   perf      a11y  best-pr  LCP ms  FCP ms  TBT ms  JS on the wire  charts',
@@ -223,8 +204,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    server.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    server.stop();
   }
   console.log(`\nLighthouse budgets: ${failed ? 'FAIL' : 'PASS'}`);
 }

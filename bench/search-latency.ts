@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Find anything as an operator gets it: from the last keystroke in the command palette to the
  * results on screen, and how many searches the typing sent. Printed as figures, never asserted.
@@ -16,14 +17,9 @@
  *   npx vite build && npx tsx bench/search-latency.ts
  *   BENCH_SEARCH_CUSTOMERS=100000 npx tsx bench/search-latency.ts
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { chromiumArgs, chromiumPath } from '../tests/chromium';
-import { buildServer } from '../scripts/build-server.mjs';
-import { percentile, waitForServer } from './support';
+import { percentile, startBuiltServer } from './support';
 
 const port = Number(process.env.BENCH_SEARCH_PORT ?? 8098);
 const customers = process.env.BENCH_SEARCH_CUSTOMERS ?? '3000';
@@ -63,29 +59,13 @@ async function queries(token: string): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'mg-search-bench-'));
-  const { outfile } = await buildServer('dist-server');
-  const server = spawn(process.execPath, [outfile], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      SEED_CUSTOMERS: customers,
-      SEED: '42',
-      LOG_LEVEL: 'warn',
-      STATIC_DIR: path.resolve('dist'),
-    },
-  });
+  const server = await startBuiltServer({ port, customers, admin, timeoutMs: 600_000 });
   const browser = await puppeteer.launch({
     executablePath: chromiumPath,
     args: chromiumArgs,
     defaultViewport: { width: 1366, height: 900 },
   });
   try {
-    await waitForServer(base, 600_000);
     const token = await apiToken();
     const list = await queries(token);
     const page = await browser.newPage();
@@ -184,8 +164,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    server.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    server.stop();
   }
 }
 

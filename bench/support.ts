@@ -3,6 +3,11 @@
  * nearest-rank percentile they print, the query recorder behind their --explain output, and the
  * wait for a started server.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildServer } from '../scripts/build-server.mjs';
 import type { Db } from '../server/db/types';
 
 /** The p-th percentile (0..100) of `values` (nearest rank), in the values' unit; NaN when empty. */
@@ -42,4 +47,53 @@ export async function waitForServer(base: string, timeoutMs: number): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`the reference server did not answer ${base}/api/admin/health`);
+}
+
+/** A compiled reference server serving the built console (dist/) on a throw-away data folder. */
+export interface BuiltServer {
+  /** http://localhost:<port> */
+  base: string;
+  process: ChildProcess;
+  /** Stops the server and removes its data folder. */
+  stop: () => void;
+}
+
+/**
+ * Builds the server (dist-server/), starts it on `port` with `customers` demo customers (seed
+ * 42) and the owner `admin`, serving dist/, and waits up to `timeoutMs` for it to answer.
+ */
+export async function startBuiltServer(options: {
+  port: number;
+  customers: string;
+  admin: { email: string; password: string };
+  timeoutMs: number;
+}): Promise<BuiltServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mg-bench-data-'));
+  const { outfile } = await buildServer('dist-server');
+  const child = spawn(process.execPath, [outfile], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: options.admin.email,
+      ADMIN_PASSWORD: options.admin.password,
+      SEED_CUSTOMERS: options.customers,
+      SEED: '42',
+      LOG_LEVEL: 'warn',
+      STATIC_DIR: path.resolve('dist'),
+    },
+  });
+  const base = `http://localhost:${options.port}`;
+  const stop = () => {
+    child.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForServer(base, options.timeoutMs);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { base, process: child, stop };
 }
