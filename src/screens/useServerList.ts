@@ -15,7 +15,7 @@
  * Search params the list does not own (another panel's state on the same route) are kept.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigation, useSearchParams } from 'react-router-dom';
+import { useHref, useLocation, useNavigation, useSearchParams } from 'react-router-dom';
 import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import {
   clampPage,
@@ -164,9 +164,11 @@ export function useServerList<
 
   // A navigation away from this screen (a sidebar link, a row's link) supersedes a pending text
   // edit: applying it while that navigation loads would bring the operator back here.
-  const { pathname } = useLocation();
+  // A pending navigation's location carries the router's basename (/admin), useLocation's does
+  // not: compare it with this screen's path as the router spells it.
+  const here = useHref({ pathname: useLocation().pathname });
   const navigation = useNavigation();
-  const leaving = navigation.location !== undefined && navigation.location.pathname !== pathname;
+  const leaving = navigation.location !== undefined && navigation.location.pathname !== here;
   const leavingRef = useRef(leaving);
   useLayoutEffect(() => {
     leavingRef.current = leaving;
