@@ -7,6 +7,7 @@ import type { Db, Tx } from '../db/types';
 import { invalidateStatsCache } from '../stats/cache';
 import { COPY_COLUMNS, DemoGenerator } from './generate';
 import { seedForumJobs } from './forum';
+import { seedWebhookHistory } from './webhooks';
 import { ISR_COPY_COLUMNS } from './isr';
 import { REVENUE_SPAN_COLUMNS } from './revenue';
 
@@ -15,7 +16,7 @@ const BATCH_SIZE = 5000;
 /** Log rows seeded. */
 export const SEED_LOG_ROWS = 2000;
 /** Version of the generator, recorded in `meta` (bump when the generated data changes). */
-export const SEED_VERSION = '4';
+export const SEED_VERSION = '5';
 
 /** What seedDemoData wrote. Counts are rows; anchorDay is 'YYYY-MM-DD' (UTC); durationMs wall time. */
 export interface SeedSummary {
@@ -29,6 +30,8 @@ export interface SeedSummary {
   /** isr_events rows (sales, rebills, refunds of both providers). */
   isrEvents: number;
   logs: number;
+  /** webhook_deliveries rows: the inbox history of the last week (./webhooks.ts). */
+  webhookDeliveries: number;
   seed: number;
   anchorDay: string;
   durationMs: number;
@@ -39,7 +42,6 @@ async function copyRows(tx: Tx, table: string, columns: string, data: string): P
   await tx.copyFrom(table, columns, data);
 }
 
-/** Tables the seed fills, vacuumed and analysed once it has committed. */
 /** pg_advisory_xact_lock key serialising seeding across server instances: 'mg' 4. */
 const SEED_LOCK = [0x6d67, 4] as const;
 
@@ -75,6 +77,10 @@ async function triggersOff(tx: Tx): Promise<() => Promise<void>> {
   }
 }
 
+/** The tables the seed loads in bulk, whose plain indexes are rebuilt after the load. */
+const BULK_TABLES = [...TRIGGERED_TABLES, 'revenue_spans', 'webhook_deliveries'];
+
+/** Tables the seed fills, vacuumed and analysed once it has committed. */
 const VACUUMED_TABLES = [
   'customers',
   'subscriptions',
@@ -94,6 +100,7 @@ const VACUUMED_TABLES = [
   'revenue_movements',
   'revenue_daily',
   'revenue_cohort_monthly',
+  'webhook_deliveries',
 ];
 
 /** Tables whose ids the seed writes explicitly (logs take ids from their sequence, after any existing rows). */
@@ -110,7 +117,7 @@ const SEQUENCED_TABLES = [
  * Seeds an empty database with `opts.customers` demo customers (one subscription and one member
  * each; ~60 % LemonSqueezy with full subscription objects in payload, ~40 % ClickBank with INS v6
  * order rows), their lifecycle events, the ISR tracking events of every payment and refund
- * (server/seed/isr.ts), the metrics and ISR roll-ups (migrations 005, 006), the MRR history and its movements (015, ./revenue.ts), ~2000 log rows and the seed facts in `meta` (seed,
+ * (server/seed/isr.ts), the metrics and ISR roll-ups (migrations 005, 006), the MRR history and its movements (015, ./revenue.ts), the last week's webhook deliveries (./webhooks.ts), ~2000 log rows and the seed facts in `meta` (seed,
  * seed_customers, seed_anchor_day, seed_version, seeded_at). Everything that happened is dated at
  * or before `opts.now`; only what is scheduled (period ends, access expiries, the next ClickBank
  * payment) lies after it. Deterministic for the same seed and `opts.now`. The filled tables are
@@ -141,6 +148,7 @@ export async function seedDemoData(
     clickbankOrders: 0,
     isrEvents: 0,
     logs: 0,
+    webhookDeliveries: 0,
     seed,
     anchorDay,
     durationMs: 0,
@@ -164,13 +172,21 @@ export async function seedDemoData(
     // Row triggers (the metrics roll-ups of migration 005, foreign-key checks) are off for the bulk
     // COPY of generated, consistent rows; the roll-ups are rebuilt in one pass afterwards.
     const triggersOn = await triggersOff(tx);
-    // isr_events' secondary indexes (a trigram GIN among them) build several times faster in one
-    // pass than row by row: drop them for the COPY and recreate them from their own definitions.
-    const isrIndexes = await tx.query<{ name: string; def: string }>(
-      `SELECT indexname AS name, indexdef AS def FROM pg_indexes
-        WHERE schemaname = current_schema() AND tablename = 'isr_events' AND indexname <> 'isr_events_pkey'`,
+    // Secondary indexes build several times faster in one sorted pass than row by row (the
+    // trigram GINs most of all): drop the bulk tables' plain indexes for the COPY and recreate
+    // them from their own definitions. Constraint indexes (keys, uniques) stay, so the COPY still
+    // checks them.
+    const bulkIndexes = await tx.query<{ name: string; def: string }>(
+      `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i
+        WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c
+                           WHERE c.conindid = to_regclass(quote_ident(i.schemaname) || '.' || quote_ident(i.indexname)))`,
+      [BULK_TABLES],
     );
-    for (const ix of isrIndexes.rows) await tx.exec(`DROP INDEX "${ix.name}"`);
+    for (const ix of bulkIndexes.rows) await tx.exec(`DROP INDEX "${ix.name}"`);
+    // The rebuilds sort in memory up to maintenance_work_mem (default 64 MB); a one-off bulk
+    // load on a server may take more. PGlite's WebAssembly heap keeps its default.
+    if (db.kind === 'postgres') await tx.exec("SET LOCAL maintenance_work_mem = '512MB'");
     while (!gen.done()) {
       const batch = gen.batch(BATCH_SIZE);
       await copyRows(tx, 'customers', COPY_COLUMNS.customers, batch.customers);
@@ -189,7 +205,9 @@ export async function seedDemoData(
       summary.clickbankOrders += batch.counts.clickbankOrders;
       summary.isrEvents += batch.counts.isrEvents;
     }
-    for (const ix of isrIndexes.rows) await tx.exec(ix.def);
+    // The inbox's history comes from the copied rows (./webhooks.ts), before its indexes return.
+    summary.webhookDeliveries = await seedWebhookHistory(tx, opts.now);
+    for (const ix of bulkIndexes.rows) await tx.exec(ix.def);
     await triggersOn();
     await tx.query('SELECT metrics_rollup_rebuild()');
     // The ISR roll-ups' statement triggers (006) were off for the COPY too.

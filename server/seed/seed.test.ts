@@ -8,7 +8,10 @@ import { makeTestConfig } from '../testing/deps';
 import { addMonthsUtc, COPY_COLUMNS, DemoGenerator } from './generate';
 import { ISR_COPY_COLUMNS } from './isr';
 import { createRng } from './prng';
+import { clickbankDedupKey } from '../webhooks/clickbank';
+import { lemonSqueezyDedupKey } from '../webhooks/lemonsqueezy';
 import { seedDemoData, type SeedSummary } from '.';
+import { WEBHOOK_SEED_DAYS } from './webhooks';
 
 // In-repo copies of ../shared/fixtures (see tests/msw/provider/README.md).
 const fixturesDir = new URL('../../tests/msw/provider/', import.meta.url);
@@ -111,7 +114,7 @@ async function checksum(): Promise<string> {
 }
 
 async function wipe(): Promise<void> {
-  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, forum_outbox RESTART IDENTITY CASCADE;
+  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, forum_outbox, webhook_deliveries RESTART IDENTITY CASCADE;
     DELETE FROM meta;`);
 }
 
@@ -159,6 +162,61 @@ describe('seedDemoData determinism', () => {
 describe('seeded data', () => {
   const count = async (sql: string, params: unknown[] = []) =>
     (await db.query<{ n: number }>(sql, params)).rows[0]?.n ?? -1;
+
+  it("has the last week's webhook deliveries of both providers, keyed as the live server keys them", async () => {
+    const rows = await db.query<{
+      provider: string;
+      event: string;
+      outcome: string;
+      dedup_key: string;
+      body: string;
+      body_size: number;
+      received_at: Date;
+      email: string;
+    }>(
+      `SELECT provider, event, outcome, dedup_key, body, body_size, received_at, email
+         FROM webhook_deliveries ORDER BY id`,
+    );
+    const providers = new Set(rows.rows.map((r) => r.provider));
+    expect(providers).toEqual(new Set(['lemonsqueezy', 'clickbank']));
+    const outcomes = new Set(rows.rows.map((r) => r.outcome));
+    expect(outcomes).toEqual(new Set(['applied', 'duplicate']));
+    const applied = rows.rows.filter((r) => r.outcome === 'applied');
+    // One applied delivery per change; a duplicate repeats an applied one's key.
+    expect(new Set(applied.map((r) => r.dedup_key)).size).toBe(applied.length);
+    const keys = new Set(applied.map((r) => r.dedup_key));
+    for (const r of rows.rows.filter((r) => r.outcome === 'duplicate')) {
+      expect(keys.has(r.dedup_key)).toBe(true);
+    }
+    for (const r of rows.rows) {
+      expect(r.received_at.getTime()).toBeGreaterThan(
+        MORNING.getTime() - (WEBHOOK_SEED_DAYS + 1) * DAY_MS,
+      );
+      expect(r.body_size).toBe(Buffer.byteLength(r.body));
+      const body = JSON.parse(r.body) as Record<string, never>;
+      if (r.provider === 'lemonsqueezy') {
+        const data = body.data as { id: string; type: string; attributes: Record<string, string> };
+        expect(r.dedup_key).toBe(
+          lemonSqueezyDedupKey({
+            event: (body.meta as { event_name: string }).event_name,
+            data,
+            dataId: data.id,
+            updatedAt: new Date(data.attributes.updated_at ?? ''),
+          } as unknown as Parameters<typeof lemonSqueezyDedupKey>[0]),
+        );
+        expect(data.attributes.user_email).toBe(r.email);
+      } else {
+        const n = body as unknown as {
+          receipt: string;
+          transactionType: string;
+          transactionTime: string;
+        };
+        expect(r.dedup_key).toBe(
+          clickbankDedupKey({ n, type: n.transactionType, at: new Date(n.transactionTime) }),
+        );
+      }
+    }
+  });
 
   it('has the forum jobs of the last days, sent and invited ones and a failed one, none later than the seeding moment', async () => {
     const jobs = await db.query<{ state: string; invited: boolean; late: boolean; n: number }>(
