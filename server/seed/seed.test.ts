@@ -193,7 +193,7 @@ describe('seeded data', () => {
         MORNING.getTime() - (WEBHOOK_SEED_DAYS + 1) * DAY_MS,
       );
       expect(r.body_size).toBe(Buffer.byteLength(r.body));
-      const body = JSON.parse(r.body) as Record<string, never>;
+      const body = JSON.parse(r.body) as Record<string, unknown>;
       if (r.provider === 'lemonsqueezy') {
         const data = body.data as { id: string; type: string; attributes: Record<string, string> };
         expect(r.dedup_key).toBe(
