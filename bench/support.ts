@@ -61,15 +61,23 @@ export interface BuiltServer {
 /**
  * Builds the server (dist-server/), starts it on `port` with `customers` demo customers (seed
  * 42) and the owner `admin`, serving dist/, and waits up to `timeoutMs` for it to answer.
+ *
+ * `env` adds to or overrides the server's environment (DATABASE_URL, JWT_SECRET, …). `dataDir`
+ * names a data folder that is kept (a seeded PGlite reused next time); without it the folder is
+ * a throw-away one. `outfile` runs a server already built (buildServer), so several instances
+ * start from one build and no build replaces the files of a running one.
  */
 export async function startBuiltServer(options: {
   port: number;
   customers: string;
   admin: { email: string; password: string };
   timeoutMs: number;
+  env?: Record<string, string>;
+  dataDir?: string;
+  outfile?: string;
 }): Promise<BuiltServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'mg-bench-data-'));
-  const { outfile } = await buildServer('dist-server');
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'mg-bench-data-'));
+  const outfile = options.outfile ?? (await buildServer('dist-server')).outfile;
   const child = spawn(process.execPath, [outfile], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -82,12 +90,13 @@ export async function startBuiltServer(options: {
       SEED: '42',
       LOG_LEVEL: 'warn',
       STATIC_DIR: path.resolve('dist'),
+      ...options.env,
     },
   });
   const base = `http://localhost:${options.port}`;
   const stop = () => {
     child.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForServer(base, options.timeoutMs);
