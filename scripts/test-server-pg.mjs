@@ -3,7 +3,8 @@
 // - TEST_DATABASE_URL set → uses that server (the tests create and drop one database per opened
 //   test database on it; the URL's user needs CREATEDB).
 // - otherwise starts a throw-away cluster with scripts/pg-test-cluster.sh (needs Debian's
-//   `postgresql` package), runs the suite, and stops and deletes the cluster again.
+//   `postgresql` package) and its streaming replica (TEST_DATABASE_REPLICA_URL, for the
+//   read-replica tests), runs the suite, and stops and deletes the cluster again.
 // - PostgreSQL not installed and no URL → fails (exit 1) saying what to install; it never passes
 //   silently.
 // Under CI it also writes reports/server-postgres.json for the closing summary (ci-summary.mjs).
@@ -17,6 +18,7 @@ const cluster = path.join(root, 'scripts', 'pg-test-cluster.sh');
 const extra = process.argv.slice(2);
 
 let url = process.env.TEST_DATABASE_URL?.trim() || '';
+let replicaUrl = process.env.TEST_DATABASE_REPLICA_URL?.trim() || '';
 let clusterEnv = null;
 if (!url) {
   clusterEnv = { ...process.env, PG_TEST_DIR: path.join(tmpdir(), `mg-pgtest-run-${process.pid}`) };
@@ -39,7 +41,8 @@ if (!url) {
     process.exit(1);
   }
   url = line[1];
-  console.log(`test:server:pg: throw-away PostgreSQL cluster at ${url}`);
+  replicaUrl = /TEST_DATABASE_REPLICA_URL=(\S+)/.exec(started.stdout ?? '')?.[1] ?? '';
+  console.log(`test:server:pg: throw-away PostgreSQL cluster at ${url}, replica at ${replicaUrl}`);
 }
 
 const stop = () => {
@@ -66,7 +69,12 @@ if (process.env.CI) {
 const result = spawnSync('npx', args, {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, TZ: 'UTC', TEST_DATABASE_URL: url },
+  env: {
+    ...process.env,
+    TZ: 'UTC',
+    TEST_DATABASE_URL: url,
+    ...(replicaUrl ? { TEST_DATABASE_REPLICA_URL: replicaUrl } : {}),
+  },
 });
 stop();
 process.exit(result.status ?? 1);

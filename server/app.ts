@@ -21,6 +21,7 @@ import {
 import type { AppDeps } from './context';
 import { ApiError } from './errors';
 import { jsonBodyGuard, jsonBodyLimit } from './http/body';
+import { dbWorkload } from './http/dbWorkload';
 import { createLiveHub, type LiveHub } from './live/hub';
 import { createLiveStreamRouter } from './live/stream';
 import { sameOriginGuard } from './http/sameOrigin';
@@ -98,6 +99,21 @@ export function isDatabaseDown(err: unknown): boolean {
   return false;
 }
 
+/** Seconds a client is told to wait (Retry-After) after a database time-out. */
+export const DB_TIMEOUT_RETRY_AFTER_S = 5;
+
+/**
+ * Whether `err` is a database time-out (→ 503 db_timeout with Retry-After, not 500): a statement
+ * cancelled by its statement_timeout (SQLSTATE 57014 query_canceled, also raised when an operator
+ * cancels the statement), or no pool connection free within the pool's connection time-out. The
+ * database is up; the request may succeed when retried.
+ */
+export function isDatabaseTimeout(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if ((err as { code?: unknown }).code === '57014') return true;
+  return /timeout exceeded when trying to connect/i.test(err.message);
+}
+
 const HTTP_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',
@@ -160,6 +176,24 @@ function errorResponse(err: unknown, c: Context, deps: AppDeps): Response {
       status,
     );
   }
+  if (isDatabaseTimeout(err)) {
+    const pool = (err as { code?: unknown }).code !== '57014';
+    deps.log.warn(
+      { path: c.req.path, route: routePath(c), request_id },
+      pool ? 'database pool exhausted: no connection free in time' : 'database statement timed out',
+    );
+    c.header('Retry-After', String(DB_TIMEOUT_RETRY_AFTER_S));
+    return c.json(
+      {
+        error: 'db_timeout',
+        code: 'DB_TIMEOUT',
+        message: pool
+          ? 'The database is busy. Try again in a few seconds.'
+          : 'The database took too long to answer. Try again in a few seconds.',
+      },
+      503,
+    );
+  }
   if (isDatabaseDown(err)) {
     deps.log.error({ path: c.req.path, request_id }, 'database unavailable');
     return c.json(
@@ -212,6 +246,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): Hono {
   // Every answer names its request (X-Request-Id; a proxy's well-formed id is kept), and every log
   // line about it carries the same id.
   app.use('*', requestId({ limitLength: 100 }));
+  // Every database call of the request gets its workload's statement time-out.
+  app.use('*', dbWorkload(config.apiPrefix));
   app.use(
     '*',
     secureHeaders({

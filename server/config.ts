@@ -11,6 +11,7 @@ import { hashPassword, isStrongPasswordHash, parsePasswordHash } from './auth/pa
 import { passwordProblem } from './auth/passwordPolicy';
 import type { DiscourseConfig, ServerConfig } from './context';
 import { DEFAULT_STATS_CACHE_S } from './stats/cache';
+import { DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUTS } from './db/workload';
 
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {
@@ -312,7 +313,10 @@ function randomClickbankKey(): string {
  * optional http(s) URLs), LEMONSQUEEZY_API_URL, CLICKBANK_API_URL, CLICKBANK_SECRET_KEY,
  * LOG_RETENTION_DAYS 30, LOG_MAX_ROWS 1 000 000, WEBHOOK_RETENTION_DAYS 90, WEBHOOK_MAX_ROWS 1 000 000,
  * DATABASE_URL (PostgreSQL instead of PGlite),
- * DATABASE_POOL_MAX 10, STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
+ * DATABASE_POOL_MAX 10, DATABASE_REPLICA_URL (reads that may lag; needs DATABASE_URL),
+ * DATABASE_REQUEST_TIMEOUT_MS 5000, DATABASE_METRICS_TIMEOUT_MS 30000,
+ * DATABASE_JOB_TIMEOUT_MS 600000, DATABASE_IDLE_TX_TIMEOUT_MS 60000 (0 = none),
+ * STATS_CACHE_S 15 (0 = no cache), LEMONSQUEEZY_WEBHOOK_SECRET (else generated into
  * DATA_DIR/lemonsqueezy-webhook-secret; CLICKBANK_SECRET_KEY unset → DATA_DIR/clickbank-secret-key).
  * STREAM_HEARTBEAT_S 15, STREAM_MAX_PER_SESSION 5, STREAM_MAX_TOTAL 200.
  * OUTBOX_MAX_ATTEMPTS 12, OUTBOX_POLL_MS 5000, OUTBOX_WAIT_MS 2000, EXPIRATION_INTERVAL_S 300 (0 = no
@@ -494,8 +498,39 @@ export async function loadConfig(
     expirationIntervalS: integer(env, 'EXPIRATION_INTERVAL_S', 300, 0, 7 * 86_400),
     reconcileIntervalS: integer(env, 'RECONCILE_INTERVAL_S', 3600, 0, 7 * 86_400),
     reconcileClickbankDays: integer(env, 'RECONCILE_CLICKBANK_DAYS', 30, 1, 365),
-    databaseUrl: databaseUrl(env),
+    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 2, 1000),
+    databaseReplicaUrl: replicaUrl(env),
+    databaseStatementTimeouts: {
+      requestMs: integer(
+        env,
+        'DATABASE_REQUEST_TIMEOUT_MS',
+        DEFAULT_STATEMENT_TIMEOUTS.requestMs,
+        0,
+        MAX_TIMEOUT_MS,
+      ),
+      metricsMs: integer(
+        env,
+        'DATABASE_METRICS_TIMEOUT_MS',
+        DEFAULT_STATEMENT_TIMEOUTS.metricsMs,
+        0,
+        MAX_TIMEOUT_MS,
+      ),
+      jobMs: integer(
+        env,
+        'DATABASE_JOB_TIMEOUT_MS',
+        DEFAULT_STATEMENT_TIMEOUTS.jobMs,
+        0,
+        MAX_TIMEOUT_MS,
+      ),
+    },
+    databaseIdleInTransactionTimeoutMs: integer(
+      env,
+      'DATABASE_IDLE_TX_TIMEOUT_MS',
+      DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      0,
+      MAX_TIMEOUT_MS,
+    ),
   };
   if (givenHash != null) {
     config.adminPasswordHash = givenHash;
@@ -514,12 +549,15 @@ export async function loadConfig(
   return config;
 }
 
+/** Longest database time-out setting in ms: a day. */
+const MAX_TIMEOUT_MS = 86_400_000;
+
 /**
- * DATABASE_URL: a postgres:// or postgresql:// URL, or null when unset. The
- * ConfigError for a bad value never repeats the value (it may hold a password).
+ * `name` (DATABASE_URL, DATABASE_REPLICA_URL): a postgres:// or postgresql:// URL, or null when
+ * unset. The ConfigError for a bad value never repeats the value (it may hold a password).
  */
-function databaseUrl(env: Env): string | null {
-  const raw = text(env, 'DATABASE_URL');
+function postgresUrl(env: Env, name: string): string | null {
+  const raw = text(env, name);
   if (raw == null) return null;
   let parsed: URL | null = null;
   try {
@@ -529,11 +567,23 @@ function databaseUrl(env: Env): string | null {
   }
   if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')) {
     throw new ConfigError(
-      'DATABASE_URL',
-      'DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/dbname',
+      name,
+      `${name} must be a PostgreSQL URL such as postgres://user:password@host:5432/dbname`,
     );
   }
   return raw;
+}
+
+/** DATABASE_REPLICA_URL: a PostgreSQL URL, only together with DATABASE_URL; null when unset. */
+function replicaUrl(env: Env): string | null {
+  const url = postgresUrl(env, 'DATABASE_REPLICA_URL');
+  if (url != null && text(env, 'DATABASE_URL') == null) {
+    throw new ConfigError(
+      'DATABASE_REPLICA_URL',
+      'DATABASE_REPLICA_URL needs DATABASE_URL: a read replica serves a PostgreSQL primary, not the embedded database',
+    );
+  }
+  return url;
 }
 
 /** `url` with its password replaced by '***', for logs and messages ('' stays ''). */

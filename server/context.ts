@@ -4,6 +4,7 @@
  * run them against an in-memory database at a fixed time.
  */
 import type { Db } from './db/types';
+import type { StatementTimeouts } from './db/workload';
 import type { Logger } from 'pino';
 
 /** Discourse (the forum) settings; absent = "Discourse not configured". */
@@ -148,13 +149,38 @@ export interface ServerConfig {
   databaseUrl?: string | null;
   /** Most connections of the PostgreSQL pool (DATABASE_POOL_MAX, default 10; 2–1000). */
   databasePoolMax?: number;
+  /**
+   * A streaming read replica of DATABASE_URL for reads that may lag (DATABASE_REPLICA_URL; default
+   * null = every read on the primary). Holds a password: never log it.
+   */
+  databaseReplicaUrl?: string | null;
+  /**
+   * PostgreSQL statement time-outs in ms per workload (server/db/workload.ts; 0 = none):
+   * DATABASE_REQUEST_TIMEOUT_MS 5 000, DATABASE_METRICS_TIMEOUT_MS 30 000,
+   * DATABASE_JOB_TIMEOUT_MS 600 000. Absent = those defaults.
+   */
+  databaseStatementTimeouts?: StatementTimeouts;
+  /** PostgreSQL idle_in_transaction_session_timeout in ms (DATABASE_IDLE_TX_TIMEOUT_MS, default 60 000; 0 = none). */
+  databaseIdleInTransactionTimeoutMs?: number;
 }
 
 /** Dependencies handed to every route factory. */
 export interface AppDeps {
+  /** The primary database: every write, and every read that must see the caller's own writes. */
   db: Db;
+  /**
+   * Where reads that may lag go (DATABASE_REPLICA_URL's replica): metrics, ISR, revenue and
+   * cohorts, /stats, the Users, Subscriptions, Logs and webhook-delivery lists, search. Absent =
+   * `db`. Read it through readDbOf.
+   */
+  readDb?: Db;
   config: ServerConfig;
   log: Logger;
   /** The clock; tests pin it. */
   now: () => Date;
+}
+
+/** The Db for reads that may lag behind the primary: the read replica when one is set, else `db`. */
+export function readDbOf(deps: Pick<AppDeps, 'db' | 'readDb'>): Db {
+  return deps.readDb ?? deps.db;
 }

@@ -358,7 +358,10 @@ export function requestLogger(log: Logger): MiddlewareHandler {
       ms,
       request_id: requestIdOf(c),
     };
-    if (status >= 500) log.error(line, 'request');
+    // A 503 is a temporary refusal (a database time-out or outage), logged as a warning here; an
+    // outage has its own error line from the error handler.
+    if (status === 503) log.warn(line, 'request');
+    else if (status >= 500) log.error(line, 'request');
     else log.info(line, 'request');
   };
 }

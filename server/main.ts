@@ -21,7 +21,8 @@ import {
   restrictDataDirContents,
 } from './config';
 import type { AppDeps, ServerConfig } from './context';
-import { openDatabase } from './db';
+import { openDatabase, openReadReplica, type OpenDatabaseOptions, type ReadReplica } from './db';
+import { withDbWorkload } from './db/workload';
 import { createLiveHub } from './live/hub';
 import { startLiveEventRetention } from './live/stream';
 import { startWebhookInboxRetention } from './webhooks/inbox';
@@ -88,6 +89,35 @@ export async function seedIfEmpty(
   );
 }
 
+/**
+ * Opens the read replica of DATABASE_REPLICA_URL (openReadReplica) and logs it; warns when the URL
+ * reaches a server that is not a standby. Rejects with an error naming DATABASE_REPLICA_URL (the
+ * URL's password redacted) when the replica cannot be reached.
+ */
+async function openReplica(
+  url: string,
+  options: Omit<OpenDatabaseOptions, 'databaseUrl'>,
+  log: Logger,
+): Promise<Db> {
+  let replica: ReadReplica;
+  try {
+    replica = await openReadReplica(url, options);
+  } catch (err) {
+    throw new Error(
+      `DATABASE_REPLICA_URL: the read replica ${redactDatabaseUrl(url)} cannot be reached: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  if (!replica.standby) {
+    log.warn(
+      { replica: redactDatabaseUrl(url) },
+      'DATABASE_REPLICA_URL reaches a server that is not in recovery (not a standby); lagging reads go there all the same',
+    );
+  }
+  log.info({ replica: redactDatabaseUrl(url) }, 'read replica open');
+  return replica.db;
+}
+
 /** Thrown by startServer, before anything is opened or listened on, for an unsafe exposure. */
 export class UnsafeExposureError extends Error {
   constructor(message: string) {
@@ -127,10 +157,15 @@ export async function startServer(
   if (config.dataDir !== 'memory') {
     await ensurePrivateDataDir(config.dataDir, (message) => log.warn(message));
   }
-  const db = await openDatabase(config.dataDir, {
-    databaseUrl: config.databaseUrl,
+  const poolOptions = {
     poolMax: config.databasePoolMax,
-    onBackgroundError: (message, err) => log.warn({ err: err.message }, message),
+    onBackgroundError: (message: string, err: Error) => log.warn({ err: err.message }, message),
+    statementTimeouts: config.databaseStatementTimeouts,
+    idleInTransactionTimeoutMs: config.databaseIdleInTransactionTimeoutMs,
+  };
+  const db = await openDatabase(config.dataDir, {
+    ...poolOptions,
+    databaseUrl: config.databaseUrl,
   });
   log.info(
     {
@@ -141,16 +176,23 @@ export async function startServer(
     },
     'database open',
   );
+  let readDb: Db | undefined;
   try {
     if (!config.databaseUrl && config.dataDir !== 'memory') {
       await restrictDataDirContents(config.dataDir);
     }
-    if (options.seed !== false) await seedIfEmpty(db, config, log, now());
+    // The seed (primary only) loads whole tables and builds indexes: no statement time-out.
+    if (options.seed !== false) {
+      await withDbWorkload('unbounded', () => seedIfEmpty(db, config, log, now()));
+    }
+    if (config.databaseUrl && config.databaseReplicaUrl) {
+      readDb = await openReplica(config.databaseReplicaUrl, poolOptions, log);
+    }
   } catch (err) {
     await db.close();
     throw err;
   }
-  const deps: AppDeps = { db, config, log, now };
+  const deps: AppDeps = { db, config, log, now, ...(readDb ? { readDb } : {}) };
   // One LISTEN live_events per process, feeding every open event stream (started by the first).
   const liveHub = createLiveHub(db, (payload) =>
     log.warn({ payload: payload.slice(0, 200) }, 'ignored a malformed live event'),
@@ -195,6 +237,7 @@ export async function startServer(
         }
       });
       await flushDbLogs(db);
+      await readDb?.close();
       await db.close();
     })();
     return closing;

@@ -11,6 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, NotifyListener, Results, Tx } from './types';
 import { PgPoolDb } from './postgres';
+import { withDbWorkload, type StatementTimeouts } from './workload';
 
 export type { Db, Queryable, Results, Tx } from './types';
 
@@ -91,6 +92,10 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
   /** Errors that belong to no request (a dropped idle or LISTEN connection), for the log. */
   onBackgroundError?: (message: string, err: Error) => void;
+  /** PostgreSQL statement time-outs per workload in ms (./workload; PGlite has none). */
+  statementTimeouts?: StatementTimeouts;
+  /** PostgreSQL idle_in_transaction_session_timeout in ms (DATABASE_IDLE_TX_TIMEOUT_MS). */
+  idleInTransactionTimeoutMs?: number;
 }
 
 /**
@@ -110,9 +115,14 @@ export async function openDatabase(
       connectionString: options.databaseUrl,
       max: options.poolMax,
       onBackgroundError: options.onBackgroundError,
+      statementTimeouts: options.statementTimeouts,
+      idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs,
     });
     try {
-      await db.withSessionLock(MIGRATION_LOCK, () => migrate(db));
+      // A migration may rewrite a large table, and a second instance waits for the first's lock.
+      await withDbWorkload('unbounded', () =>
+        db.withSessionLock(MIGRATION_LOCK, () => migrate(db)),
+      );
     } catch (err) {
       await db.close();
       throw err;
@@ -126,6 +136,39 @@ export async function openDatabase(
   await db.exec(PLANNER_SETTINGS);
   await migrate(db);
   return db;
+}
+
+/** An open read replica and whether it really is a standby (pg_is_in_recovery()). */
+export interface ReadReplica {
+  db: PgPoolDb;
+  /** False when the URL reaches a primary: allowed (reads simply go there), worth a warning. */
+  standby: boolean;
+}
+
+/**
+ * Opens the read replica of DATABASE_REPLICA_URL: a second pool (same size, session settings and
+ * time-outs as the primary's) and one round trip to prove it answers. Never migrates or seeds:
+ * the replica replays the primary's schema and data. Rejects (after closing the pool) when the
+ * replica cannot be reached within the pool's connection time-out (10 s).
+ */
+export async function openReadReplica(
+  replicaUrl: string,
+  options: Omit<OpenDatabaseOptions, 'databaseUrl'> = {},
+): Promise<ReadReplica> {
+  const db = new PgPoolDb({
+    connectionString: replicaUrl,
+    max: options.poolMax,
+    onBackgroundError: options.onBackgroundError,
+    statementTimeouts: options.statementTimeouts,
+    idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs,
+  });
+  try {
+    const r = await db.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby');
+    return { db, standby: r.rows[0]?.standby === true };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
 }
 
 /** pg_advisory_lock key (two int4) held while one instance migrates a PostgreSQL database: 'mg' 1. */

@@ -11,6 +11,14 @@
  *   connection never runs a statement without them.
  * - `transaction` checks one connection out for BEGIN … COMMIT/ROLLBACK; a connection whose
  *   ROLLBACK failed is destroyed instead of returned to the pool.
+ * - Statement time-outs follow the workload of the call (./workload): every connection starts
+ *   with the 'request' time-out and idle_in_transaction_session_timeout in its start-up packet
+ *   (free), and the pool remembers each connection's current statement_timeout. A transaction
+ *   under another workload sends `SET LOCAL statement_timeout` in the same round trip as its
+ *   BEGIN; a single statement under another workload first sets the connection's session value
+ *   (one round trip, only when it differs from what that connection last ran with). A statement
+ *   the time-out cancels rejects with SQLSTATE 57014, which server/app.ts answers as 503
+ *   db_timeout.
  * - `listen` uses one dedicated connection per Db (not from the pool) that re-connects with back-off
  *   and re-issues every LISTEN after the server restarts or the connection drops; several listeners
  *   may share a channel.
@@ -22,6 +30,13 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import type { Db, NotifyListener, Results, Tx } from './types';
+import {
+  currentDbWorkload,
+  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUTS,
+  statementTimeoutMs,
+  type StatementTimeouts,
+} from './workload';
 
 /** Thrown by every call on a closed PgPoolDb. */
 export class DatabaseClosedError extends Error {
@@ -46,6 +61,13 @@ export interface PgPoolOptions {
   onBackgroundError?: (message: string, err: Error) => void;
   /** How long a request waits for a free connection or a new one, in ms (default 10 000). */
   connectionTimeoutMs?: number;
+  /** Statement time-outs per workload in ms, 0 = none (default DEFAULT_STATEMENT_TIMEOUTS). */
+  statementTimeouts?: StatementTimeouts;
+  /**
+   * idle_in_transaction_session_timeout of every connection in ms, 0 = none (default 60 000);
+   * 'unbounded' transactions (migrations, seed) lift it for themselves.
+   */
+  idleInTransactionTimeoutMs?: number;
 }
 
 /**
@@ -173,7 +195,11 @@ function quoteIdent(name: string): string {
 export class PgPoolDb implements Db {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
+  /** Statement time-outs per workload, in ms (0 = none). */
+  readonly statementTimeouts: StatementTimeouts;
   private closed = false;
+  /** Each pooled connection's session statement_timeout in ms (absent = the start-up value, requestMs). */
+  private readonly sessionTimeouts = new WeakMap<pg.PoolClient, number>();
   private readonly clientConfig: pg.ClientConfig;
   private readonly onBackgroundError: (message: string, err: Error) => void;
   /** LISTEN state: the channels and their listeners, the dedicated connection (or its connecting promise). */
@@ -185,8 +211,14 @@ export class PgPoolDb implements Db {
 
   constructor(options: PgPoolOptions) {
     const types = pgliteCompatibleTypes();
+    this.statementTimeouts = { ...(options.statementTimeouts ?? DEFAULT_STATEMENT_TIMEOUTS) };
+    const idleMs = options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS;
+    const timeouts = `-c statement_timeout=${this.statementTimeouts.requestMs} -c idle_in_transaction_session_timeout=${idleMs}`;
     this.clientConfig = {
-      ...withSessionOptions(options.connectionString, options.sessionOptions ?? SESSION_OPTIONS),
+      ...withSessionOptions(
+        options.connectionString,
+        `${options.sessionOptions ?? SESSION_OPTIONS} ${timeouts}`,
+      ),
       types,
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
     };
@@ -200,19 +232,67 @@ export class PgPoolDb implements Db {
     if (this.closed) throw new DatabaseClosedError();
   }
 
-  async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Results<T>> {
+  /** The statement time-out in ms of the running call's workload (0 = none). */
+  private wantedTimeoutMs(): number {
+    return statementTimeoutMs(currentDbWorkload(), this.statementTimeouts);
+  }
+
+  /**
+   * A pool connection whose session statement_timeout is the running workload's: a `SET` only
+   * when the connection last ran with another value. Rejects as pool.connect does (a checkout
+   * time-out: "timeout exceeded when trying to connect").
+   */
+  private async checkout(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    const wanted = this.wantedTimeoutMs();
+    const had = this.sessionTimeouts.get(client) ?? this.statementTimeouts.requestMs;
+    if (had !== wanted) {
+      try {
+        await client.query(`SET statement_timeout = ${wanted}`);
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      this.sessionTimeouts.set(client, wanted);
+    }
+    return client;
+  }
+
+  /** Runs one statement (or a parameterless batch) on a connection of the running workload. */
+  private async run(sql: string, params?: unknown[]): Promise<pg.QueryResult> {
     this.open();
-    return toResults<T>(await this.pool.query(sql, params));
+    const client = await this.checkout();
+    try {
+      const result = await client.query(sql, params);
+      client.release();
+      return result;
+    } catch (err) {
+      // As pool.query does: a connection whose statement failed is closed, not reused (after an
+      // error inside a batch of statements it may be left in a transaction).
+      client.release(err as Error);
+      throw err;
+    }
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Results<T>> {
+    return toResults<T>(await this.run(sql, params));
   }
 
   async exec(sql: string): Promise<void> {
-    this.open();
-    await this.pool.query(sql);
+    await this.run(sql);
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     this.open();
+    const workload = currentDbWorkload();
+    const wanted = this.wantedTimeoutMs();
     const client = await this.pool.connect();
+    const had = this.sessionTimeouts.get(client) ?? this.statementTimeouts.requestMs;
+    // Sent with BEGIN as one simple query: the workload's limits cost no extra round trip, and
+    // SET LOCAL ends with the transaction, so the connection's session value stays as recorded.
+    let begin = 'BEGIN';
+    if (had !== wanted) begin += `; SET LOCAL statement_timeout = ${wanted}`;
+    if (workload === 'unbounded') begin += '; SET LOCAL idle_in_transaction_session_timeout = 0';
     let finished = false;
     const live = () => {
       if (finished) throw new Error('The transaction has already finished');
@@ -237,7 +317,7 @@ export class PgPoolDb implements Db {
     };
     let destroy = false;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await fn(tx);
       await client.query('COMMIT');
       return result;
@@ -261,7 +341,7 @@ export class PgPoolDb implements Db {
    */
   async withSessionLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T> {
     this.open();
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     let destroy = false;
     try {
       await client.query('SELECT pg_advisory_lock($1, $2)', [key[0], key[1]]);

@@ -6,7 +6,7 @@
  * roll-up revenue_cohort_monthly (migration 015) for whole months and from revenue_movements for
  * the current month up to `now`.
  */
-import type { AppDeps } from '../context';
+import { readDbOf, type AppDeps } from '../context';
 import { reportingRate } from '../fx';
 import { dayText } from '../routes/metrics';
 import { monthStart, parseRevenueQuery } from './query';
@@ -49,7 +49,7 @@ export async function cohorts(
   const current = monthStart(now.getTime());
   const params: unknown[] = [dayText(first), dayText(last), dayText(current)];
   const providerSql = r.provider ? `AND cohort_provider = $${params.push(r.provider)}` : '';
-  const whole = await deps.db.query<{
+  const whole = await readDbOf(deps).query<{
     cohort: string;
     month: string;
     currency: string;
@@ -73,7 +73,7 @@ export async function cohorts(
     now.toISOString(),
   ];
   const tailProvider = r.provider ? `AND cohort_provider = $${tailParams.push(r.provider)}` : '';
-  const tail = await deps.db.query<(typeof whole.rows)[number]>(
+  const tail = await readDbOf(deps).query<(typeof whole.rows)[number]>(
     `SELECT to_char(cohort, 'YYYY-MM-DD') AS cohort, $3::date::text AS month, currency,
             sum(delta_twelfths)::text AS t, sum(flip)::int AS flips,
             (count(*) FILTER (WHERE kind_alone = 'new' AND flip = 1))::int AS n,

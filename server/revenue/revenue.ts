@@ -15,7 +15,7 @@
  * dashboard rounds its MRR (server/stats monthlyRecurringCents), so a range ending now reports the
  * dashboard's MRR.
  */
-import type { AppDeps, ServerConfig } from '../context';
+import { readDbOf, type AppDeps, type ServerConfig } from '../context';
 import { dayText, parseDay } from '../routes/metrics';
 import { reportingRate } from '../fx';
 import { monthlyRecurringCents } from '../stats';
@@ -140,7 +140,8 @@ export async function revenueOverview(
   deps: AppDeps,
   q: Record<string, string | undefined>,
 ): Promise<RevenueJson> {
-  const { db, config } = deps;
+  const { config } = deps;
+  const db = readDbOf(deps);
   const r = parseRevenueQuery(q, deps.now());
   const missing = new Set<string>();
 
@@ -317,7 +318,8 @@ async function customerFigures(
   start: Groups,
   missing: Set<string>,
 ): Promise<{ start: number; end: number; churned: number; nrrNumeratorCents: number }> {
-  const { db, config } = deps;
+  const { config } = deps;
+  const db = readDbOf(deps);
   const customersStart = await customersAt(deps, r, r.fromMs);
   let numerator = exactCents(start, config, missing);
   let churned = 0;
@@ -378,7 +380,7 @@ async function customersAt(deps: AppDeps, r: RevenueRange, at: number): Promise<
   const sf = filterSql(r, params, 's');
   // The movement filters reuse the span filters' parameters (same values, same order).
   const shape = 'c.g = $1 AND c.provider = $2 AND c.plan = $3 AND c.cadence = $4';
-  const res = await deps.db.query<{ n: number }>(
+  const res = await readDbOf(deps).query<{ n: number }>(
     `WITH touched AS (
        SELECT DISTINCT m.customer_id FROM revenue_movements m
         WHERE m.at >= $7::timestamptz AND m.at <= $8::timestamptz
@@ -421,7 +423,12 @@ async function mrrBreakdown(
     where: f.where.map((w) => `AND ${w}`).join(' '),
     groupBy: '1, 2, 3',
   });
-  const res = await deps.db.query<{ provider: string; plan: string; currency: string; t: string }>(
+  const res = await readDbOf(deps).query<{
+    provider: string;
+    plan: string;
+    currency: string;
+    t: string;
+  }>(
     `SELECT u.provider, u.plan, u.currency, sum(u.t)::text AS t FROM ${source} u
       GROUP BY 1, 2, 3
      HAVING sum(u.t) <> 0`,
@@ -499,7 +506,7 @@ export async function movementList(
   const params: unknown[] = [new Date(lo).toISOString(), new Date(Math.max(lo, hi)).toISOString()];
   const f = filterSql(r, params, 'm');
   const kindFilter = r.kind ? `AND (${f.kind}) = $${params.push(r.kind)}` : '';
-  const res = await deps.db.query<{
+  const res = await readDbOf(deps).query<{
     subscription_id: string;
     customer_id: string;
     email: string;

@@ -10,7 +10,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppDeps } from '../context';
+import { readDbOf, type AppDeps } from '../context';
 import { recordAudit, requestActor } from '../audit/audit';
 import { requireRole } from '../auth/roles';
 import { ApiError } from '../errors';
@@ -168,7 +168,7 @@ export function customersRoutes(deps: AppDeps): Hono {
 
   r.get('/search', async (c) => {
     const q = validate(searchQuery, c.req.query());
-    return c.json({ results: await search(deps.db, q.q, q.limit) });
+    return c.json({ results: await search(readDbOf(deps), q.q, q.limit) });
   });
 
   return r;

@@ -27,7 +27,7 @@
  * the same as from raw rows (server/routes/isr.rollup.test.ts).
  */
 import { Hono } from 'hono';
-import type { AppDeps, ServerConfig } from '../context';
+import { readDbOf, type AppDeps, type ServerConfig } from '../context';
 import { z } from 'zod';
 import { isSupportedInstant, iso, unsupportedDateMessage } from '../access/params';
 import { containsPattern } from '../db/list';
@@ -335,7 +335,7 @@ export async function isrSummary(
     ISR_DEFAULT_DAYS,
   );
   const params: unknown[] = [];
-  const res = await deps.db.query<{
+  const res = await readDbOf(deps).query<{
     source: string;
     currency: string;
     events: number;
@@ -393,7 +393,7 @@ export async function isrDaily(
     ISR_DEFAULT_DAYS,
   );
   const params: unknown[] = [];
-  const res = await deps.db.query<{
+  const res = await readDbOf(deps).query<{
     day: string;
     source: string;
     currency: string;
@@ -454,7 +454,7 @@ export async function isrAffiliates(
   const limit = input.limit;
   const range = parseInstantRange(input, 'from', 'to', deps.now(), ISR_DEFAULT_DAYS);
   const params: unknown[] = [];
-  const res = await deps.db.query<{
+  const res = await readDbOf(deps).query<{
     affiliate: string;
     currency: string;
     events: number;
@@ -567,7 +567,7 @@ export async function listIsrEvents(
     );
   }
   const n = params.length;
-  const rowsRes = await deps.db.query<DbIsrRow>(
+  const rowsRes = await readDbOf(deps).query<DbIsrRow>(
     `SELECT id, created_at, source, order_id, receipt, product_id, amount_cents, currency, affiliate, subid,
             campaign, customer_email, referrer
        FROM isr_events ${whereOf(where)}
@@ -579,7 +579,7 @@ export async function listIsrEvents(
   if (page === 1 && rowsRes.rows.length < pageSize) total = rowsRes.rows.length;
   else if (search !== undefined) {
     // A search counts at most cap + 1 matches: a common text would otherwise count most of the table.
-    const countRes = await deps.db.query<{ n: number }>(
+    const countRes = await readDbOf(deps).query<{ n: number }>(
       `SELECT count(*)::int AS n
          FROM (SELECT 1 FROM isr_events ${whereOf(where)} LIMIT ${ISR_SEARCH_COUNT_CAP + 1}) x`,
       params,
@@ -603,13 +603,13 @@ export async function listIsrEvents(
       countParams.push(source);
       sourceWhere = `WHERE source = $${countParams.length}`;
     }
-    const countRes = await deps.db.query<{ n: number }>(
+    const countRes = await readDbOf(deps).query<{ n: number }>(
       `SELECT COALESCE(sum(events), 0)::int AS n FROM (${grouped}) x ${sourceWhere}`,
       countParams,
     );
     total = countRes.rows[0]?.n ?? 0;
   } else {
-    const countRes = await deps.db.query<{ n: number }>(
+    const countRes = await readDbOf(deps).query<{ n: number }>(
       `SELECT count(*)::int AS n FROM isr_events ${whereOf(where)}`,
       params,
     );

@@ -20,7 +20,7 @@
  * migration 004 indexes it (trigram GIN on the search text, (level, ts, id), (ts, id)).
  */
 import { Hono } from 'hono';
-import type { AppDeps } from '../context';
+import { readDbOf, type AppDeps } from '../context';
 import { z } from 'zod';
 import { containsPattern } from '../db/list';
 import { validate } from '../http/body';
@@ -246,6 +246,8 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
 /** Logs router (relative to the API prefix): GET /logs → LogsPage; 400 on a bad parameter. */
 export function logsRoutes(deps: AppDeps): Hono {
   const r = new Hono();
-  r.get('/logs', async (c) => c.json(await queryLogs(deps.db, parseLogsQuery(c.req.query()))));
+  r.get('/logs', async (c) =>
+    c.json(await queryLogs(readDbOf(deps), parseLogsQuery(c.req.query()))),
+  );
   return r;
 }

@@ -25,7 +25,7 @@
  * counts and pies are neither kind and are not narrowed by it. 'all' / 'any' mean no filter.
  */
 import { Hono } from 'hono';
-import type { AppDeps } from '../context';
+import { readDbOf, type AppDeps } from '../context';
 import { z } from 'zod';
 import { isSupportedInstant, unsupportedDateMessage } from '../access/params';
 import { validate } from '../http/body';
@@ -228,7 +228,8 @@ export function rollupTable(
  * definition). Throws 400 on a bad query (parseOverviewQuery); database failures propagate.
  */
 export async function metricsOverview(deps: AppDeps, query: Query): Promise<MetricsOverviewJson> {
-  const { db, config } = deps;
+  const { config } = deps;
+  const db = readDbOf(deps);
   const now = deps.now();
   const parsed = parseOverviewQuery(query, now);
   const table = rollupTable(parsed);

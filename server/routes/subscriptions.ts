@@ -19,7 +19,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppDeps } from '../context';
+import { readDbOf, type AppDeps } from '../context';
 import { actionBodySchema, applyAccessAction, type AccessActionKind } from '../access/actions';
 import {
   clickbankDetail,
@@ -180,7 +180,7 @@ export async function listSubscriptions(
     if (range.toExclusive) w.add(`${column} < ?`, range.toExclusive);
   }
 
-  const list = await pagedList<DbSubscriptionRow>(deps.db, {
+  const list = await pagedList<DbSubscriptionRow>(readDbOf(deps), {
     from: 'subscriptions s',
     id: 's.id',
     joins: { customer: 'JOIN customers c ON c.id = s.customer_id' },

@@ -23,7 +23,7 @@ import { requestActor } from '../audit/audit';
 import { requireRole } from '../auth/roles';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppDeps } from '../context';
+import { readDbOf, type AppDeps } from '../context';
 import {
   ACCESS_ACTION_KINDS,
   actionBodySchema,
@@ -204,7 +204,7 @@ export async function listUsers(
 
   const { key, dir } = v.sort;
   const subType = SUBSCRIPTION_SORTS[key];
-  const list = await pagedList<DbUserRow>(deps.db, {
+  const list = await pagedList<DbUserRow>(readDbOf(deps), {
     from: 'members m',
     id: 'm.id',
     joins: USER_JOINS,

@@ -17,7 +17,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AppDeps } from '../context';
+import { readDbOf, type AppDeps } from '../context';
 import type { Queryable } from '../db/types';
 import { ApiError, badRequest, notFound } from '../errors';
 import { validate } from '../http/body';
@@ -249,7 +249,9 @@ function auditOutcomeOf(outcome: DeliveryOutcome): AuditOutcome {
 export function webhookDeliveriesRoutes(deps: AppDeps): Hono {
   const r = new Hono();
   r.get('/webhook-deliveries', async (c) =>
-    c.json(await queryWebhookDeliveries(deps.db, parseWebhookDeliveriesQuery(c.req.query()))),
+    c.json(
+      await queryWebhookDeliveries(readDbOf(deps), parseWebhookDeliveriesQuery(c.req.query())),
+    ),
   );
   r.get('/webhook-deliveries/:id', async (c) => {
     const row = await loadDelivery(deps.db, parseId(c.req.param('id')));

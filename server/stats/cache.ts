@@ -24,7 +24,7 @@
  * "today" counts start over at midnight UTC).
  */
 import { randomUUID } from 'node:crypto';
-import type { AppDeps, ServerConfig } from '../context';
+import { readDbOf, type AppDeps, type ServerConfig } from '../context';
 import type { Db } from '../db/types';
 import { LIVE_EVENTS_CHANNEL } from '../live/emit';
 import {
@@ -153,10 +153,10 @@ export async function cachedFigures<T>(
   keep: (value: T) => boolean = () => true,
 ): Promise<T> {
   const ttlMs = statsCacheMs(deps.config);
-  if (ttlMs === 0) return compute(deps.db, deps.config, deps.now(), deps.log);
+  if (ttlMs === 0) return compute(readDbOf(deps), deps.config, deps.now(), deps.log);
   const cache = cacheOf(deps.db);
   if (!(await ensureListening(cache, deps))) {
-    return compute(deps.db, deps.config, deps.now(), deps.log);
+    return compute(readDbOf(deps), deps.config, deps.now(), deps.log);
   }
   const now = deps.now();
   const nowMs = now.getTime();
@@ -170,7 +170,7 @@ export async function cachedFigures<T>(
   let flight = cache.flights.get(key);
   if (!flight || flight.generation !== cache.generation) {
     const generation = cache.generation;
-    const promise: Promise<T> = (async () => compute(deps.db, deps.config, now, deps.log))()
+    const promise: Promise<T> = (async () => compute(readDbOf(deps), deps.config, now, deps.log))()
       .then((value) => {
         if (cache.generation === generation && keep(value)) {
           cache.entries.set(key, { value, computedAtMs: nowMs, generation });
