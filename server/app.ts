@@ -105,12 +105,17 @@ export const DB_TIMEOUT_RETRY_AFTER_S = 5;
 /**
  * Whether `err` is a database time-out (→ 503 db_timeout with Retry-After, not 500): a statement
  * cancelled by its statement_timeout (SQLSTATE 57014 query_canceled, also raised when an operator
- * cancels the statement), or no pool connection free within the pool's connection time-out. The
+ * cancels the statement) or by a read replica's replay (40001, "conflict with recovery"), or no
+ * pool connection free within the pool's connection time-out. The
  * database is up; the request may succeed when retried.
  */
 export function isDatabaseTimeout(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  if ((err as { code?: unknown }).code === '57014') return true;
+  const code = (err as { code?: unknown }).code;
+  if (code === '57014') return true;
+  // A read replica cancels a query whose rows its replay must remove (a conflict with recovery);
+  // retried, the query reads the replayed rows.
+  if (code === '40001' && /conflict with recovery/i.test(err.message)) return true;
   return /timeout exceeded when trying to connect/i.test(err.message);
 }
 

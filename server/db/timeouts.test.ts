@@ -117,6 +117,12 @@ describe('a database time-out → 503 db_timeout', () => {
     expect(isDatabaseTimeout(queryCanceled())).toBe(true);
     expect(isDatabaseTimeout(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isDatabaseTimeout(Object.assign(new Error('dup'), { code: '23505' }))).toBe(false);
+    const recovery = 'canceling statement due to conflict with recovery';
+    expect(isDatabaseTimeout(Object.assign(new Error(recovery), { code: '40001' }))).toBe(true);
+    // A serialization failure on the primary is the caller's to retry, not a time-out.
+    expect(
+      isDatabaseTimeout(Object.assign(new Error('could not serialize access'), { code: '40001' })),
+    ).toBe(false);
     expect(isDatabaseTimeout(new Error('Connection terminated unexpectedly'))).toBe(false);
     // A cancelled statement is not an outage.
     expect(isDatabaseDown(queryCanceled())).toBe(false);
