@@ -1,30 +1,40 @@
 /**
- * Benchmark of the Users and Subscriptions lists: an in-memory Db seeded with
- * the demo data (server/seed, 100 000 customers by default, ending with VACUUM ANALYZE), then
- * typical list queries sent through
- * the real route handlers (`app.request` on a Hono app mounting the feature routers), each
- * BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95 in ms per query: wall clock,
- * and the process CPU time per request (Db runs in this thread, so CPU time is the work done,
- * which other load on a shared machine disturbs far less than wall clock).
+ * Benchmark of the Users and Subscriptions lists: a database seeded with the demo data
+ * (server/seed, 100 000 customers by default, ending with VACUUM ANALYZE; bench/support.ts), then
+ * typical list queries sent through the real route handlers (`app.request` on a Hono app mounting
+ * the feature routers), each BENCH_RUNS times (default 30) after 2 warm-up runs. Prints p50 / p95
+ * in ms per query: wall clock, and the process CPU time per request (PGlite runs in this thread,
+ * so CPU time is the work done, which other load on a shared machine disturbs far less than wall
+ * clock), then the rows whose p95 is over budget (lists 25 ms, deep pages 50 ms).
  *
- *   npx tsx bench/server-lists.ts                  # 100k customers, 30 runs
+ *   npx tsx bench/server-lists.ts                  # 100k customers, 30 runs, in memory
  *   BENCH_CUSTOMERS=20000 BENCH_RUNS=10 npx tsx bench/server-lists.ts
- *   npx tsx bench/server-lists.ts --explain        # also print the plan of every list query
+ *   npx tsx bench/server-lists.ts --explain        # + EXPLAIN (ANALYZE, BUFFERS) of the rows over budget
+ *   npx tsx bench/server-lists.ts --explain-all    # + the plan and the scans of every query
  *   BENCH_DATA_DIR=/tmp/bench-db npx tsx bench/server-lists.ts   # keep the seeded database on disk
  *                                                   # and reuse it on the next run (seeding 100k is slow)
  *   DATABASE_URL=postgres://… npx tsx bench/server-lists.ts   # the same on a real PostgreSQL (an
- *                                                   # empty database, or one this bench seeded)
+ *                                                   # empty database, or one a server bench seeded)
  *
- * --explain records the SQL the handlers send (a recording proxy around the database), prints
- * EXPLAIN for each query and adds the scans each one uses (indexes, or a Seq Scan) to the results
- * table, so index use can be checked on the large dataset. Timings are measurements only; no test
- * asserts them. Figures and how to read them: bench/README.md.
+ * --explain records the SQL the handlers send (a recording proxy around the database) and prints
+ * EXPLAIN (ANALYZE, BUFFERS) of the queries of each row over budget; --explain-all explains every
+ * row and adds the scans each one uses (indexes, or a Seq Scan) to the results table, so index use
+ * can be checked on the large dataset. Timings are measurements only; no test asserts them.
+ * Figures and how to read them: bench/README.md.
  */
-import type { Db } from '../server/db/types';
-import { openDatabase } from '../server/db';
-import { seedDemoData } from '../server/seed';
 import { testApp, testDeps } from '../server/testing/app';
-import { percentile, recording } from './support';
+import {
+  cpuNote,
+  describeBenchDatabase,
+  explainMode,
+  explainQueries,
+  isOverBudget,
+  openBenchDatabase,
+  percentile,
+  type QueryLog,
+  recording,
+  reportBudgets,
+} from './support';
 import { clickbankRoutes } from '../server/routes/clickbank';
 import { maintenanceRoutes } from '../server/routes/maintenance';
 import { SUBSCRIPTION_SORT_KEYS, subscriptionsRoutes } from '../server/routes/subscriptions';
@@ -33,38 +43,24 @@ import { USER_SORT_KEYS, usersRoutes } from '../server/routes/users';
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 2;
-const EXPLAIN = process.argv.includes('--explain');
+const EXPLAIN = explainMode();
 const NOW = new Date('2026-11-22T12:00:00.000Z');
+/** p95 budget of a list query, ms. */
+const BUDGET_MS = 25;
+/** p95 budget of a deep page (offset ≥ 50 000 at 100k customers), ms. */
+const DEEP_BUDGET_MS = 50;
 
 async function main(): Promise<void> {
-  const t0 = performance.now();
-  const databaseUrl = process.env.DATABASE_URL?.trim() || null;
-  const dataDir = databaseUrl
-    ? `PostgreSQL ${new URL(databaseUrl).host}`
-    : (process.env.BENCH_DATA_DIR ?? 'memory');
-  const db = await openDatabase(databaseUrl ? 'memory' : dataDir, { databaseUrl });
-  const tOpen = performance.now();
-  const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
-  const have = existing.rows[0]?.n ?? 0;
-  if (have === 0) {
-    await seedDemoData(db, { customers: CUSTOMERS, seed: 42, now: NOW }); // ends with VACUUM ANALYZE
-  } else if (have !== CUSTOMERS) {
-    throw new Error(
-      `${dataDir} holds ${have} customers, not ${CUSTOMERS}; use another BENCH_DATA_DIR`,
-    );
-  }
-  const tSeed = performance.now();
+  const bench = await openBenchDatabase({ customers: CUSTOMERS, seed: 42, now: NOW });
+  const db = bench.db;
   const counts = await db.query<{ subs: number; members: number; orders: number }>(
     `SELECT (SELECT count(*) FROM subscriptions)::int AS subs, (SELECT count(*) FROM members)::int AS members,
             (SELECT count(*) FROM clickbank_orders)::int AS orders`,
   );
   const c = counts.rows[0];
   console.log(
-    `database (${dataDir}): open ${((tOpen - t0) / 1000).toFixed(1)} s, ` +
-      (have === 0
-        ? `seed ${CUSTOMERS} customers + VACUUM ANALYZE ${((tSeed - tOpen) / 1000).toFixed(1)} s`
-        : 'reused') +
-      ` (${CUSTOMERS} customers, ${c?.subs} subscriptions, ${c?.members} members, ${c?.orders} ClickBank orders)`,
+    `${describeBenchDatabase(bench, CUSTOMERS)}: ${c?.subs} subscriptions, ${c?.members} members, ` +
+      `${c?.orders} ClickBank orders`,
   );
 
   const rec = recording(db);
@@ -127,13 +123,15 @@ async function main(): Promise<void> {
     cpu50: number;
     cpu95: number;
     total: string;
+    budgetMs: number;
+    queries: QueryLog;
     indexes: string;
   }[] = [];
   for (const [name, path] of queries) {
     const times: number[] = [];
     const cpus: number[] = [];
     let total = '';
-    let indexes = '';
+    let recorded: QueryLog = [];
     for (let i = 0; i < WARMUP + RUNS; i++) {
       rec.log.length = 0;
       const cpu0 = process.cpuUsage();
@@ -150,7 +148,7 @@ async function main(): Promise<void> {
       if (i === 0) {
         const body = JSON.parse(text) as { total?: number; affected_count?: number };
         total = String(body.total ?? body.affected_count ?? '');
-        if (EXPLAIN) indexes = await explain(db, name, rec.log);
+        recorded = [...rec.log];
       }
     }
     results.push({
@@ -160,58 +158,39 @@ async function main(): Promise<void> {
       cpu50: percentile(cpus, 50),
       cpu95: percentile(cpus, 95),
       total,
-      indexes,
+      budgetMs: name.includes('deep page') ? DEEP_BUDGET_MS : BUDGET_MS,
+      queries: recorded,
+      indexes: '',
     });
+  }
+  // Plans after the timings, so EXPLAIN ANALYZE does not warm or disturb what is measured.
+  if (EXPLAIN === 'all') {
+    for (const r of results) r.indexes = await explainQueries(db, r.name, r.queries);
   }
 
   const width = Math.max(...results.map((r) => r.name.length));
   const cols = ['p50 ms', 'p95 ms', 'cpu p50', 'cpu p95'].map((c) => c.padStart(8)).join('  ');
+  const scans = EXPLAIN === 'all';
   console.log(
-    `\n${'query'.padEnd(width)}  ${cols}  ${'total'.padStart(7)}${EXPLAIN ? '  scans (index or Seq Scan)' : ''}`,
+    `\n${'query'.padEnd(width)}  ${cols}  ${'total'.padStart(7)}  budget${scans ? '  scans (index or Seq Scan)' : ''}`,
   );
   console.log(
-    `${'-'.repeat(width)}  ${Array(4).fill('--------').join('  ')}  -------${EXPLAIN ? '  --------------------------' : ''}`,
+    `${'-'.repeat(width)}  ${Array(4).fill('--------').join('  ')}  -------  ------${scans ? '  --------------------------' : ''}`,
   );
   for (const r of results) {
     const figures = [r.p50, r.p95, r.cpu50, r.cpu95]
       .map((v) => v.toFixed(1).padStart(8))
       .join('  ');
-    const line = `${r.name.padEnd(width)}  ${figures}  ${r.total.padStart(7)}`;
-    console.log(EXPLAIN ? `${line}  ${r.indexes}` : line);
+    const budget = `${isOverBudget(r) ? '>' : '≤'}${r.budgetMs}`.padStart(6);
+    const line = `${r.name.padEnd(width)}  ${figures}  ${r.total.padStart(7)}  ${budget}`;
+    console.log(scans ? `${line}  ${r.indexes}` : line);
   }
   console.log(
-    `\n${RUNS} runs per query after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; Node ${process.version}. ` +
-      'p50/p95: wall-clock ms per request; cpu: process CPU ms per request (less sensitive to other load on the machine).',
+    `\n${RUNS} runs per query after ${WARMUP} warm-up runs; ${CUSTOMERS} customers; ${bench.label}; Node ${process.version}.\n` +
+      `p50/p95: wall-clock ms per request; ${cpuNote(db)}. budget: p95 ≤ (or >) ms.`,
   );
+  await reportBudgets(db, results, { explain: EXPLAIN === 'over' });
   await db.close();
-}
-
-/**
- * Prints the plan of each SELECT / WITH query the last request sent (EXPLAIN with the same
- * parameters) → a summary of its scans for the results table: the indexes used (in plan order,
- * each once) and any sequential scan, e.g. 'members_updated_at_idx, customers_pkey, Seq Scan on logs'.
- */
-async function explain(
-  db: Db,
-  name: string,
-  log: { sql: string; params: unknown[] }[],
-): Promise<string> {
-  console.log(`\n=== ${name}`);
-  const scans: string[] = [];
-  for (const q of log) {
-    if (!/^\s*(SELECT|WITH)/i.test(q.sql)) continue;
-    const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.sql}`, q.params);
-    const lines = plan.rows.map((r) => r['QUERY PLAN']);
-    console.log(lines.map((l) => `  ${l}`).join('\n'));
-    for (const l of lines) {
-      const m =
-        / using (\S+)/.exec(l) ??
-        /Bitmap Index Scan on (\S+)/.exec(l) ??
-        /(Seq Scan on \S+)/.exec(l);
-      if (m?.[1] && !scans.includes(m[1])) scans.push(m[1]);
-    }
-  }
-  return scans.join(', ');
 }
 
 await main();
