@@ -272,6 +272,51 @@ describe('metrics roll-ups of migration 007', () => {
     await expectAllFilters();
   }, 60_000);
 
+  it("fold a transaction's changes at its commit: events written, moved and re-keyed in one transaction", async () => {
+    const sub = await db.query<{ id: number }>(
+      `SELECT s.id FROM subscriptions s WHERE s.status = 'active' ORDER BY s.id DESC LIMIT 1`,
+    );
+    const id = sub.rows[0]?.id ?? 0;
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO subscription_events (subscription_id, type, occurred_at, amount_cents, currency)
+         VALUES ($1, 'renewal', '2026-11-19T10:00:00Z', 3100, 'USD')`,
+        [id],
+      );
+      // The pending delta is not in the roll-up before the commit …
+      const inside = await tx.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM metrics_pending`,
+      );
+      expect(inside.rows[0]?.n).toBeGreaterThan(0);
+      // … and a later key change in the same transaction moves the new event with the others.
+      await tx.query(
+        `UPDATE subscriptions SET plan = 'Gold-Y', status = 'past_due' WHERE id = $1`,
+        [id],
+      );
+      await tx.query(
+        `INSERT INTO subscription_events (subscription_id, type, occurred_at, amount_cents, currency)
+         VALUES ($1, 'renewal', '2026-11-20T08:00:00Z', 3100, 'USD')`,
+        [id],
+      );
+    });
+    expect((await db.query('SELECT 1 FROM metrics_pending')).rows).toHaveLength(0);
+    await expectRollupsExact();
+    await expectOverviewMatchesEvents({ plan: 'gold-y' });
+    // A transaction that rolls back leaves nothing behind.
+    await db
+      .transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO subscription_events (subscription_id, type, occurred_at, amount_cents, currency)
+           VALUES ($1, 'renewal', '2026-11-20T09:00:00Z', 999, 'USD')`,
+          [id],
+        );
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect((await db.query('SELECT 1 FROM metrics_pending')).rows).toHaveLength(0);
+    await expectRollupsExact();
+  });
+
   it('are emptied with the events (truncate)', async () => {
     await db.exec('TRUNCATE subscription_events');
     for (const t of ['metrics_daily_plan', 'metrics_daily_status']) {
@@ -281,3 +326,66 @@ describe('metrics roll-ups of migration 007', () => {
     expect(body.totals.totalNewInRange).toBe(0);
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'roll-up rows under concurrent writers (PostgreSQL only)',
+  () => {
+    let pg: Db;
+    beforeAll(async () => {
+      pg = await freshDb();
+      await resetDb(pg);
+      await seedDemoData(pg, { customers: 50, seed: 3, now: NOW });
+    }, 60_000);
+    afterAll(async () => {
+      await pg?.close();
+    });
+
+    it('a renewal commits while another transaction holding a renewal of the same day and key is still open', async () => {
+      const subs = await pg.query<{ id: number }>(
+        `SELECT id FROM subscriptions WHERE provider = 'lemonsqueezy' AND status = 'active'
+        ORDER BY id LIMIT 2`,
+      );
+      const [first, second] = subs.rows.map((r) => r.id);
+      await pg.query(`UPDATE subscriptions SET plan = 'Pro', currency = 'USD' WHERE id = ANY($1)`, [
+        [first, second],
+      ]);
+      const renew = (q: Pick<Db, 'query'>, id: number | undefined) =>
+        q.query(
+          `INSERT INTO subscription_events (subscription_id, type, occurred_at, amount_cents, currency)
+         VALUES ($1, 'renewal', '2026-11-20T10:00:00Z', 1900, 'USD')`,
+          [id],
+        );
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inserted: () => void = () => undefined;
+      const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
+      // The first transaction writes its renewal and stays open …
+      const open = pg.transaction(async (tx) => {
+        await renew(tx, first);
+        inserted();
+        await held;
+      });
+      await firstInserted;
+      // … while the second, same day and key, commits without waiting for it.
+      const committed = await Promise.race([
+        renew(pg, second).then(() => 'committed'),
+        new Promise((resolve) => setTimeout(() => resolve('blocked'), 3000)),
+      ]);
+      release();
+      await open;
+      expect(committed).toBe('committed');
+      expect(await dailyDiffOf(pg)).toBe(0);
+    });
+  },
+);
+
+/** dailyDiff on another database. */
+async function dailyDiffOf(other: Db): Promise<number> {
+  const saved = db;
+  db = other;
+  try {
+    return await dailyDiff();
+  } finally {
+    db = saved;
+  }
+}
