@@ -123,7 +123,8 @@ export function refusalWarner(
  * Claims dedup key `id` for `provider` in the delivery's transaction → true when this is the
  * first time (the row was inserted), false when it was already processed. On PostgreSQL a
  * concurrent delivery with the same key waits for the first to commit, then sees the row. Also
- * deletes a few rows older than WEBHOOK_DEDUP_RETENTION_DAYS.
+ * deletes a few rows older than WEBHOOK_DEDUP_RETENTION_DAYS that no concurrent delivery is
+ * deleting.
  */
 export async function claimDedup(
   tx: Queryable,
@@ -138,9 +139,12 @@ export async function claimDedup(
   );
   if (inserted.rows.length === 0) return false;
   const cutoff = new Date(now.getTime() - WEBHOOK_DEDUP_RETENTION_DAYS * 86_400_000);
+  // SKIP LOCKED: deliveries arriving together each take old rows no other one is deleting;
+  // without it, they all chose the same oldest rows and waited for each other's commit.
   await tx.query(
     `DELETE FROM webhook_dedup WHERE id IN (
-       SELECT id FROM webhook_dedup WHERE received_at < $1 LIMIT ${DEDUP_PRUNE_BATCH})`,
+       SELECT id FROM webhook_dedup WHERE received_at < $1 LIMIT ${DEDUP_PRUNE_BATCH}
+          FOR UPDATE SKIP LOCKED)`,
     [cutoff],
   );
   return true;
