@@ -8,11 +8,12 @@
  *   whose occurred_at falls on a day of the range. They are read from the daily roll-ups of
  *   migrations 005 and 007 (metrics_daily, metrics_daily_provider, metrics_daily_plan,
  *   metrics_daily_status), kept exact by triggers; rollupTable picks the narrowest for the filters.
- * - totalActive: subscriptions granting current access at `now` — the one SQL definition,
- *   activeAccessCondition (server/vocabulary.ts), so with no filter it equals /stats
- *   activeSubscribers.
+ * - totalActive: subscriptions granting current access at `now` — activeAccessCondition
+ *   (server/vocabulary.ts), so with no filter it equals /stats activeSubscribers.
  * - activeAtStart: subscriptions that had started before the range's first instant and whose
  *   access had not ended then (ends_at null or later), paused ones left out.
+ * Both are counted from the month roll-up subscription_months (migration 021) and at most a month
+ * of index entries, never by reading every subscription (accessByProviderPlan).
  * - churnRate = cancellations ÷ activeAtStart (a fraction, 6 decimals; 0 when activeAtStart is 0).
  * - estimatedRevenueCents = amounts of the new + renewal events, converted per day and provider
  *   with the configured fixed rates (as /stats) and rounded there, so the amount series sums to it.
@@ -26,12 +27,13 @@
  */
 import { Hono } from 'hono';
 import { readDbOf, type AppDeps } from '../context';
+import type { Queryable } from '../db/types';
 import { z } from 'zod';
 import { isSupportedInstant, unsupportedDateMessage } from '../access/params';
 import { validate } from '../http/body';
 import { choiceParam, textParam } from '../http/fields';
 import { badRequest } from '../errors';
-import { ACCESS_STATUSES, activeAccessCondition } from '../vocabulary';
+import { ACCESS_STATUSES } from '../vocabulary';
 import { reportingRate } from '../fx';
 
 const DAY_MS = 86_400_000;
@@ -223,6 +225,67 @@ export function rollupTable(
   return 'metrics_daily_provider';
 }
 
+/** Current access and access at the range's start of one (provider, plan). */
+interface AccessRow {
+  provider: string;
+  plan: string;
+  active: number;
+  start_active: number;
+}
+
+/**
+ * totalActive and the pies' counts (subscriptions granting access at `now`, activeAccessCondition)
+ * and activeAtStart (started before `startIso`, a UTC midnight, with no end at or before it, paused
+ * left out), per (provider, plan), for the subscription-level filters. Exactly what one scan of
+ * every subscription would count (server/routes/metrics-access.test.ts), read as the sum of
+ * subscription_months' whole months and at most one month of covering-index entries: see migration
+ * 021 for the decomposition. Rejects when the database fails.
+ */
+async function accessByProviderPlan(
+  db: Queryable,
+  f: Pick<OverviewQuery, 'provider' | 'status' | 'plan' | 'source'>,
+  now: Date,
+  startIso: string,
+): Promise<AccessRow[]> {
+  const start = new Date(startIso);
+  const month = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1)).toISOString();
+  const params: unknown[] = [now.toISOString(), startIso, month, [...ACCESS_STATUSES]];
+  const m = filterSql(f, params, (c) => `m.${c}`);
+  const s = filterSql(f, params, (c) => `s.${c}`)
+    .map((w) => ` AND ${w}`)
+    .join('');
+  const r = await db.query<AccessRow>(
+    `SELECT provider, plan, sum(active)::int AS active, sum(start_active)::int AS start_active
+       FROM (SELECT m.provider, m.plan,
+                    COALESCE(sum(m.n) FILTER (WHERE m.kind = 'start' AND m.status = ANY($4::text[])), 0) AS active,
+                    COALESCE(sum(m.n) FILTER (WHERE m.kind = 'start' AND m.month < $3::date AND m.status <> 'paused'), 0)
+                    - COALESCE(sum(m.n) FILTER (WHERE m.kind = 'end' AND m.month < $3::date AND m.status <> 'paused'), 0)
+                      AS start_active
+               FROM subscription_months m ${m.length > 0 ? `WHERE ${m.join(' AND ')}` : ''}
+              GROUP BY m.provider, m.plan
+             UNION ALL
+             SELECT s.provider, s.plan, count(*), 0 FROM subscriptions s
+              WHERE s.status = 'cancelled' AND s.ends_at > $1::timestamptz${s}
+              GROUP BY s.provider, s.plan
+             UNION ALL
+             SELECT s.provider, s.plan, 0, count(*) FROM subscriptions s
+              WHERE s.start_date >= $3::timestamptz AND s.start_date < $2::timestamptz AND s.status <> 'paused'${s}
+              GROUP BY s.provider, s.plan
+             UNION ALL
+             SELECT s.provider, s.plan, 0, -count(*) FROM subscriptions s
+              WHERE s.ends_at >= $3::timestamptz AND s.ends_at <= $2::timestamptz AND s.ends_at > s.start_date
+                AND s.status <> 'paused'${s}
+              GROUP BY s.provider, s.plan
+             UNION ALL
+             SELECT s.provider, s.plan, 0, -count(*) FROM subscriptions s
+              WHERE s.ends_at <= s.start_date AND s.start_date < $2::timestamptz AND s.status <> 'paused'${s}
+              GROUP BY s.provider, s.plan) x
+      GROUP BY provider, plan`,
+    params,
+  );
+  return r.rows;
+}
+
 /**
  * Computes the §3 Metrics response for `q` at the clock `now` (see the module doc for every
  * definition). Throws 400 on a bad query (parseOverviewQuery); database failures propagate.
@@ -293,23 +356,9 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
     sParams,
   );
 
-  // 2. Current access and access at the start of the range, by provider and plan (one scan).
-  const aParams: unknown[] = [now.toISOString(), `${from}T00:00:00Z`];
-  const aWhere = filterSql(parsed, aParams, (c) => `s.${c}`);
-  const access = await db.query<{
-    provider: string;
-    plan: string;
-    active: number;
-    start_active: number;
-  }>(
-    `SELECT s.provider, s.plan,
-            count(*) FILTER (WHERE ${activeAccessCondition('s', '$1::timestamptz')})::int AS active,
-            count(*) FILTER (WHERE s.start_date < $2::timestamptz AND (s.ends_at IS NULL OR s.ends_at > $2::timestamptz)
-                               AND s.status <> 'paused')::int AS start_active
-       FROM subscriptions s ${aWhere.length > 0 ? `WHERE ${aWhere.join(' AND ')}` : ''}
-      GROUP BY s.provider, s.plan`,
-    aParams,
-  );
+  // 2. Current access and access at the start of the range, by provider and plan: whole months
+  // from subscription_months (migration 021), the rest from at most a month of index entries.
+  const access = await accessByProviderPlan(db, parsed, now, `${from}T00:00:00Z`);
 
   const fromMs = Date.parse(`${from}T00:00:00Z`);
   const toMs = Date.parse(`${to}T00:00:00Z`);
@@ -368,7 +417,7 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   const byPlan = new Map<string, number>();
   let totalActive = 0;
   let activeAtStart = 0;
-  for (const r of access.rows) {
+  for (const r of access) {
     totalActive += r.active;
     activeAtStart += r.start_active;
     if (r.active > 0) {

@@ -62,6 +62,8 @@ const SCHEDULED_COLUMNS = new Set([
   'revenue_monthly.month',
   'revenue_customers_daily.day',
   'revenue_customers_monthly.month',
+  // The month a scheduled ends_at falls in ('end' rows of the overview's month counts).
+  'subscription_months.month',
 ]);
 
 /**
