@@ -4,7 +4,8 @@
  * days from raw rows. Their answers must equal the raw-row answers for any range — whole days,
  * partial days, open ends, offsets — and stay equal after inserts, updates and deletes of
  * isr_events (the statement-level triggers keep the roll-ups exact). The roll-ups are also
- * compared with a fresh aggregation of the raw rows (isr_rollup_rebuild's definition).
+ * compared with a fresh aggregation of the raw rows (isr_rollup_rebuild's definition). The events
+ * list's total by subid reads isr_daily_subid (migration 022) the same way.
  *
  * Dataset: the demo seed (its COPY bypasses the triggers; the seed rebuilds the roll-ups) plus
  * rows in other currencies, with blank and null affiliates, and rows straddling UTC midnight.
@@ -37,7 +38,12 @@ beforeAll(async () => {
            ('clickbank', 'sale', 'X2', 'X2', 2999, 'EUR', 'zeta', '2026-11-11T00:00:00.000Z'),
            ('lemonsqueezy', 'refund', 'X3', 'X3', -999, 'GBP', '', '2026-11-11T00:00:00.001Z'),
            ('lemonsqueezy', 'sale', 'X4', 'X4', 4999, 'JPY', NULL, '2026-11-12T13:30:00Z'),
-           ('custom-src', 'sale', 'X5', 'X5', 500, 'USD', 'zeta', '2026-11-20T06:00:00Z');`);
+           ('custom-src', 'sale', 'X5', 'X5', 500, 'USD', 'zeta', '2026-11-20T06:00:00Z');
+    UPDATE isr_events SET subid = '' WHERE order_id IN ('X1', 'X3');`);
+  const common = await db.query<{ subid: string }>(
+    `SELECT subid FROM isr_events WHERE subid <> '' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+  );
+  SUBIDS.push(common.rows[0]?.subid ?? 'missing', 'no-such-subid');
   deps = testDeps(db, NOW, { fxRates: { USD: 1, EUR: 1.08, GBP: 1.27 } });
 }, 180_000);
 afterAll(async () => {
@@ -99,6 +105,10 @@ async function answers(q: Record<string, string>, rollup: boolean) {
   for (const source of [undefined, 'clickbank', 'lemonsqueezy', 'custom-src', 'any']) {
     const list = { time_from: q.from, time_to: q.to, source, page: '2', pageSize: '3' };
     lists.push(await listIsrEvents(deps, list, { rollup }));
+    // By subid (isr_daily_subid): a common one and one no event has.
+    for (const subid of SUBIDS) {
+      lists.push(await listIsrEvents(deps, { ...list, subid }, { rollup }));
+    }
   }
   return {
     summary: await isrSummary(deps, q, { rollup }),
@@ -107,6 +117,9 @@ async function answers(q: Record<string, string>, rollup: boolean) {
     lists,
   };
 }
+
+/** Subids the list totals are checked for: the seed's commonest and one no event has (a blank subid is no filter). */
+const SUBIDS: string[] = [];
 
 /** Asserts roll-up and raw answers are identical for `ranges`; returns how many had events. */
 async function expectSameAnswers(ranges: Record<string, string>[]): Promise<number> {
@@ -136,11 +149,17 @@ async function expectRollupsExact(): Promise<void> {
     fresh_aff AS (
       SELECT (created_at AT TIME ZONE 'UTC')::date AS day, affiliate, currency, count(*)::int AS events,
              sum(amount_cents)::bigint AS amount_cents
-        FROM isr_events WHERE affiliate IS NOT NULL AND affiliate <> '' GROUP BY 1, 2, 3)
+        FROM isr_events WHERE affiliate IS NOT NULL AND affiliate <> '' GROUP BY 1, 2, 3),
+    fresh_subid AS (
+      SELECT subid, source, (created_at AT TIME ZONE 'UTC')::date AS day, count(*)::int AS events,
+             COALESCE(sum(amount_cents), 0)::bigint AS amount_cents
+        FROM isr_events WHERE subid IS NOT NULL GROUP BY 1, 2, 3)
     SELECT ((SELECT count(*) FROM ((SELECT * FROM fresh EXCEPT ALL SELECT * FROM isr_daily)
                                    UNION ALL (SELECT * FROM isr_daily EXCEPT ALL SELECT * FROM fresh)) a)
           + (SELECT count(*) FROM ((SELECT * FROM fresh_aff EXCEPT ALL SELECT * FROM isr_daily_affiliate)
-                                   UNION ALL (SELECT * FROM isr_daily_affiliate EXCEPT ALL SELECT * FROM fresh_aff)) b))::int AS n`);
+                                   UNION ALL (SELECT * FROM isr_daily_affiliate EXCEPT ALL SELECT * FROM fresh_aff)) b)
+          + (SELECT count(*) FROM ((SELECT * FROM fresh_subid EXCEPT ALL SELECT * FROM isr_daily_subid)
+                                   UNION ALL (SELECT * FROM isr_daily_subid EXCEPT ALL SELECT * FROM fresh_subid)) c))::int AS n`);
   expect(diff.rows[0]?.n).toBe(0);
 }
 
@@ -207,6 +226,32 @@ describe('ISR aggregates from the roll-ups equal the raw-row answers', () => {
     expect(await expectSameAnswers(fixed)).toBeGreaterThan(5);
   });
 
+  it('the list total by subid is the plain count of its events, with and without source and range', async () => {
+    const cases: Array<{ subid: string; source?: string; from?: string; to?: string }> = [];
+    for (const subid of SUBIDS) {
+      cases.push({ subid }, { subid, source: 'clickbank' }, { subid, source: 'lemonsqueezy' });
+      cases.push({ subid, from: '2026-06-01T00:00:00Z', to: '2026-11-11T06:30:00Z' });
+      cases.push({ subid, source: 'clickbank', from: '2025-12-24T13:00:00Z' });
+    }
+    let nonZero = 0;
+    for (const c of cases) {
+      const params: unknown[] = [c.subid];
+      const where = ['subid = $1'];
+      if (c.source) where.push(`source = $${params.push(c.source)}`);
+      if (c.from) where.push(`created_at >= $${params.push(c.from)}::timestamptz`);
+      if (c.to) where.push(`created_at <= $${params.push(c.to)}::timestamptz`);
+      const want = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM isr_events WHERE ${where.join(' AND ')}`,
+        params,
+      );
+      const q = { subid: c.subid, source: c.source, time_from: c.from, time_to: c.to };
+      const list = await listIsrEvents(deps, { ...q, page: '2', pageSize: '3' });
+      expect(list.total, JSON.stringify(c)).toBe(want.rows[0]?.n);
+      if (list.total > 0) nonZero++;
+    }
+    expect(nonZero).toBeGreaterThanOrEqual(3);
+  });
+
   it('for 120 random ranges', async () => {
     expect(await expectSameAnswers(randomRanges(17, 120))).toBeGreaterThan(40);
   });
@@ -227,7 +272,8 @@ describe('ISR aggregates from the roll-ups equal the raw-row answers', () => {
       UPDATE isr_events SET currency = 'GBP' WHERE id % 17 = 0;
       UPDATE isr_events SET amount_cents = amount_cents * 2 WHERE id % 19 = 0;
       UPDATE isr_events SET source = 'lemonsqueezy' WHERE id % 23 = 0 AND source = 'clickbank';
-      UPDATE isr_events SET referrer = 'https://changed.example' WHERE id % 29 = 0;`);
+      UPDATE isr_events SET referrer = 'https://changed.example' WHERE id % 29 = 0;
+      UPDATE isr_events SET subid = CASE WHEN subid IS NULL THEN 'adopted-subid' ELSE NULL END WHERE id % 37 = 0;`);
     // Deletes: scattered rows, one whole key (every 'zeta' row) and a single row.
     await db.exec(`
       DELETE FROM isr_events WHERE id % 31 = 0;
@@ -251,9 +297,15 @@ describe('ISR aggregates from the roll-ups equal the raw-row answers', () => {
     const after = await db.query('SELECT * FROM isr_daily_affiliate ORDER BY 1, 2, 3');
     expect(after.rows).toEqual(before.rows);
     await expectRollupsExact();
+    const subidBefore = await db.query('SELECT * FROM isr_daily_subid ORDER BY 1, 2, 3');
+    await db.query('SELECT isr_subid_rebuild()');
+    expect((await db.query('SELECT * FROM isr_daily_subid ORDER BY 1, 2, 3')).rows).toEqual(
+      subidBefore.rows,
+    );
     await db.exec('TRUNCATE isr_events');
     const n = await db.query<{ n: number }>(
-      'SELECT (SELECT count(*) FROM isr_daily)::int + (SELECT count(*) FROM isr_daily_affiliate)::int AS n',
+      `SELECT (SELECT count(*) FROM isr_daily)::int + (SELECT count(*) FROM isr_daily_affiliate)::int
+              + (SELECT count(*) FROM isr_daily_subid)::int AS n`,
     );
     expect(n.rows[0]?.n).toBe(0);
     expect((await isrSummary(deps, { from: '2024-01-01' })).total_events).toBe(0);

@@ -536,8 +536,8 @@ interface DbIsrRow {
  * 'any' or 'all' = every source); time_from / time_to as the module doc (no default range).
  * page ≥ 1, pageSize 1..200 (default 50). Totals are exact, except with q: matches are counted
  * up to ISR_SEARCH_COUNT_CAP (1 000); past it total is the cap and totalCapped is true (the page
- * itself is still exact, at any page number). The total of a list filtered only by time and
- * source is read from the daily roll-up (whole days) and the events (partial days), as the
+ * itself is still exact, at any page number). The total of a list filtered only by time, source
+ * and subid is read from a daily roll-up (whole days) and the events (partial days), as the
  * aggregates do (`opts`). Throws 400 on any malformed parameter.
  */
 export async function listIsrEvents(
@@ -589,22 +589,28 @@ export async function listIsrEvents(
       total = ISR_SEARCH_COUNT_CAP;
       totalCapped = true;
     }
-  } else if (EXACT_FILTERS.every((name) => input[name] === undefined)) {
-    // Only the time range and source: exact from the daily roll-up plus the partial edge days
-    // (the console's default list, every ClickBank event, would otherwise count most of the table).
+  } else if (EXACT_FILTERS.every((name) => name === 'subid' || input[name] === undefined)) {
+    // Only the time range, source and subid: exact from a daily roll-up (isr_daily, or
+    // isr_daily_subid with a subid) plus the partial edge days. The console's default list, every
+    // ClickBank event, or a common subid would otherwise count most of the table.
+    const bySubid = input.subid !== undefined;
     const countParams: unknown[] = [];
     const grouped = groupedRangeSql(range, countParams, {
-      table: 'isr_daily',
-      raw: { source: 'source' },
+      table: bySubid ? 'isr_daily_subid' : 'isr_daily',
+      raw: bySubid ? { source: 'source', subid: 'subid' } : { source: 'source' },
       rollup: opts.rollup ?? true,
     });
-    let sourceWhere = '';
+    const outer: string[] = [];
     if (source !== undefined && source !== 'any' && source !== 'all') {
       countParams.push(source);
-      sourceWhere = `WHERE source = $${countParams.length}`;
+      outer.push(`source = $${countParams.length}`);
+    }
+    if (bySubid) {
+      countParams.push(input.subid);
+      outer.push(`subid = $${countParams.length}`);
     }
     const countRes = await readDbOf(deps).query<{ n: number }>(
-      `SELECT COALESCE(sum(events), 0)::int AS n FROM (${grouped}) x ${sourceWhere}`,
+      `SELECT COALESCE(sum(events), 0)::int AS n FROM (${grouped}) x ${whereOf(outer)}`,
       countParams,
     );
     total = countRes.rows[0]?.n ?? 0;

@@ -214,6 +214,7 @@ export async function seedDemoData(
     await tx.query('SELECT subscription_months_rebuild()');
     // The ISR roll-ups' statement triggers (006) were off for the COPY too.
     await tx.query('SELECT isr_rollup_rebuild()');
+    await tx.query('SELECT isr_subid_rebuild()');
     // The MRR history was copied as spans (./revenue.ts); its movements and roll-ups follow (015).
     await tx.query('SELECT revenue_rebuild()');
     // The row_counts triggers (003) were off too: recount the two counted tables once.
