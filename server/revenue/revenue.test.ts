@@ -10,6 +10,7 @@ import {
   refRevenue,
   segmentsFromStates,
   type RefFilters,
+  type RefRevenue,
   type RefSegment,
   type RefState,
 } from '../testing/revenueReference';
@@ -121,7 +122,31 @@ async function expectMatchesReference(
   if (ref.mrrStart !== 0) {
     expect(body.nrr).toBeCloseTo(ref.nrrNumerator / ref.mrrStart, 5);
   }
+  expectRates(body, ref, (r.endMs - r.fromMs) / 86_400_000 / (365.25 / 12));
   return body;
+}
+
+/**
+ * The rates of docs/metrics.md "Rates", from the reference's movements and customers: customer
+ * churn, MRR churn, quick ratio, ARPA and LTV (ARPA ÷ the monthly customer churn rate; null when
+ * no customer churned). Fractions carry 6 decimals; `months` is the range's length in months.
+ */
+function expectRates(body: RevenueJson, ref: RefRevenue, months: number): void {
+  const total = (k: 'new' | 'expansion' | 'reactivation' | 'contraction' | 'churn') =>
+    ref.movements.reduce((s, m) => s + m[k], 0);
+  const lost = total('contraction') + total('churn');
+  const gained = total('new') + total('expansion') + total('reactivation');
+  const fraction = (a: number, b: number) => (b === 0 ? null : Math.round((a / b) * 1e6) / 1e6);
+  expect(body.customer_churn_rate).toBe(fraction(ref.customersChurned, ref.customersStart));
+  expect(body.mrr_churn_rate).toBe(fraction(lost, ref.mrrStart));
+  expect(body.quick_ratio).toBe(fraction(gained, lost));
+  const arpa = ref.customersEnd === 0 ? null : Math.round(ref.mrrEnd / ref.customersEnd);
+  expect(body.arpa_cents).toBe(arpa);
+  const monthlyChurn =
+    ref.customersStart === 0 ? 0 : ref.customersChurned / ref.customersStart / months;
+  expect(body.ltv_cents).toBe(
+    arpa == null || monthlyChurn === 0 ? null : Math.round(arpa / monthlyChurn),
+  );
 }
 
 /** Compares GET /metrics/cohorts with the reference. */
