@@ -15,6 +15,7 @@ import {
   useRevenue,
 } from '../api/revenue';
 import { RevenueView } from '../components/RevenueView';
+import { customerPath } from '../domain/customer';
 import { cohortsCsv, movementsCsv, revenueCsvFileName } from '../domain/revenue-csv';
 import {
   previousRange,
@@ -29,9 +30,6 @@ import {
 } from '../domain/revenue';
 import { FILTER_DEBOUNCE_MS, type AsyncState } from '../domain/types';
 import { downloadText } from './downloadText';
-
-/** The Subscriptions screen filtered by one customer's email (there is no customer page yet). */
-const customerPath = (email: string) => `/subscriptions?${new URLSearchParams({ email })}`;
 
 function stateOf<T>(
   q: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined },

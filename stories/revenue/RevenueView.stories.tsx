@@ -3,6 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { normaliseCohorts, normaliseRevenue } from '../../src/api/revenue';
 import { RevenueView } from '../../src/components/RevenueView';
+import { customerPath } from '../../src/domain/customer';
 import { DEFAULT_REVENUE_FILTERS } from '../../src/domain/revenue';
 import {
   EMPTY_REVENUE_WIRE,
@@ -74,7 +75,7 @@ const meta = {
     retention: 'logo',
     drilldown: null,
     chartWidth: 940,
-    customerPath: (email: string) => `/subscriptions?email=${encodeURIComponent(email)}`,
+    customerPath,
     onFiltersChange: fn(),
     onRetentionChange: fn(),
     onSelect: fn(),
@@ -188,7 +189,7 @@ export const Error: Story = {
   },
 };
 
-/** A churn bar opened: its subscriptions, each linking to the customer's subscriptions. */
+/** A churn bar opened: its subscriptions, each linking to the customer's page. */
 export const DrillDown: Story = {
   args: {
     drilldown: {
@@ -199,7 +200,7 @@ export const DrillDown: Story = {
   play: async ({ canvas, args }) => {
     const list = canvas.getByRole('region', { name: 'Subscriptions behind Churn on 2026-10-01' });
     const link = within(list).getByRole('link', { name: 'ada@example.com' });
-    await expect(link).toHaveAttribute('href', '/subscriptions?email=ada%40example.com');
+    await expect(link).toHaveAttribute('href', '/customers/ada%40example.com');
     await expect(within(list).getByText('3 changes')).toBeVisible();
     await userEvent.click(within(list).getByRole('button', { name: 'Close' }));
     await expect(args.onSelect).toHaveBeenLastCalledWith(null);

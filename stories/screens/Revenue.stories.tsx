@@ -240,7 +240,7 @@ export const MovementDrillDown: Story = {
     await expect(await within(list).findByText('3 changes', {}, WAIT)).toBeVisible();
     await expect(within(list).getByRole('link', { name: 'ada@example.com' })).toHaveAttribute(
       'href',
-      '/subscriptions?email=ada%40example.com',
+      '/customers/ada%40example.com',
     );
     await expect(movementRequests).toEqual([
       {

@@ -19,7 +19,7 @@ export interface MovementDrilldownProps {
   state: AsyncState<{ total: number; rows: MovementSubscription[] }>;
   /** ISO code of the money. */
   currency: string;
-  /** Where a customer's subscriptions are: the Subscriptions screen filtered by the email. */
+  /** The console path of a customer's page, by email. */
   customerPath: (email: string) => string;
   /** Close the list. */
   onClose: () => void;

@@ -46,7 +46,7 @@ export interface RevenueViewProps {
   } | null;
   /** Width available to the charts, px (0 = not measured yet). */
   chartWidth: number;
-  /** The Subscriptions screen's path filtered by a customer's email. */
+  /** The console path of a customer's page, by email (the drill-down links each row to it). */
   customerPath: (email: string) => string;
   onFiltersChange: (next: RevenueFilters) => void;
   onRetentionChange: (retention: 'logo' | 'revenue') => void;
