@@ -43,6 +43,17 @@ export interface ReconcileFailure {
   error: string;
 }
 
+/**
+ * A subscription the database holds for the provider's store that the provider's complete list
+ * lacks. Reported only: reconciliation never changes it, so an operator checks it at the provider.
+ */
+export interface ReconcileNotAtProvider {
+  email: string;
+  subscriptionId: string;
+  /** Our status column's value. */
+  status: string;
+}
+
 /** A reconciliation's answer, normalised. */
 export interface ReconcileResult {
   provider: ReconcileProvider;
@@ -55,6 +66,10 @@ export interface ReconcileResult {
   /** Subscriptions fixed (0 on a dry run). */
   applied: number;
   failed: ReconcileFailure[];
+  /** Stored subscriptions the provider does not list (the server lists at most 1,000). */
+  notAtProvider: ReconcileNotAtProvider[];
+  /** How many there are in all: at least notAtProvider.length. */
+  notAtProviderTotal: number;
   /** When the run started (ISO UTC), or null. */
   ranAt: string | null;
   /** The answer as sent, for the raw JSON view. */
@@ -84,6 +99,11 @@ export function normaliseReconcileResult(
   const bag = asBag(raw);
   const p =
     bag.provider === 'clickbank' || bag.provider === 'lemonsqueezy' ? bag.provider : provider;
+  const notAtProvider = list(bag.not_at_provider).map((m) => ({
+    email: text(m.email) ?? '',
+    subscriptionId: text(m.subscription_id) ?? '',
+    status: text(m.status) ?? '',
+  }));
   return {
     provider: p,
     dryRun: bag.dryRun !== false,
@@ -106,12 +126,17 @@ export function normaliseReconcileResult(
       subscriptionId: text(f.subscription_id) ?? '',
       error: text(f.error) ?? '',
     })),
+    notAtProvider,
+    notAtProviderTotal: Math.max(count(bag.not_at_provider_total), notAtProvider.length),
     ranAt: text(bag.ran_at),
     raw,
   };
 }
 
-/** The one-line summary of a result, e.g. '1,250 checked · 3 missing · 2 mismatched'. */
+/**
+ * The one-line summary of a result, e.g. '1,250 checked · 3 missing · 2 mismatched', with
+ * '· N fixed' after a real run, '· N not at the provider' and '· N failed' when there are any.
+ */
 export function reconcileSummary(r: ReconcileResult): string {
   const n = (v: number) => v.toLocaleString('en-US');
   const subscriptions = new Set(r.mismatched.map((m) => m.subscriptionId)).size;
@@ -121,6 +146,7 @@ export function reconcileSummary(r: ReconcileResult): string {
     `${n(subscriptions)} mismatched`,
   ];
   if (!r.dryRun) parts.push(`${n(r.applied)} fixed`);
+  if (r.notAtProviderTotal > 0) parts.push(`${n(r.notAtProviderTotal)} not at the provider`);
   if (r.failed.length > 0) parts.push(`${n(r.failed.length)} failed`);
   return parts.join(' · ');
 }

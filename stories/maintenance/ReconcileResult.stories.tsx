@@ -9,6 +9,7 @@ import {
   RECONCILE_NOTHING_WIRE,
   RECONCILE_PARTIAL_WIRE,
   reconcileManyMissingWire,
+  reconcileNotAtProviderWire,
 } from '../../tests/msw/fixtures-reconcile';
 
 const result = (wire: unknown) => ({
@@ -18,7 +19,8 @@ const result = (wire: unknown) => ({
 
 /**
  * The reconciliation result (docs/api.md "Reconciliation"): counts, what is missing here, the
- * mismatched fields (ours against the provider's), failures, "not configured", and a failure.
+ * mismatched fields (ours against the provider's), the stored subscriptions the provider does not
+ * list, failures, "not configured", and a failure.
  */
 const meta = {
   title: 'Maintenance/Reconcile result',
@@ -97,6 +99,45 @@ export const ManyMissing: Story = {
     const region = canvas.getByRole('region', {
       name: 'Subscriptions missing here (LemonSqueezy)',
     });
+    await expect(within(region).getAllByRole('row')).toHaveLength(1 + 50);
+  },
+};
+
+/**
+ * Nothing to fix, but the database holds subscriptions of the store that its list lacks: listed
+ * with our status, reported and never applied.
+ */
+export const NotAtProvider: Story = {
+  args: { outcome: result(reconcileNotAtProviderWire(3)) },
+  play: async ({ canvas }) => {
+    await expect(
+      canvas.getByText('1,250 checked · 0 missing · 0 mismatched · 3 not at the provider'),
+    ).toBeVisible();
+    await expect(
+      canvas.getByText('Nothing to fix: every subscription LemonSqueezy lists agrees.'),
+    ).toBeVisible();
+    await expect(canvas.getByRole('heading', { name: 'Not at LemonSqueezy (3)' })).toBeVisible();
+    await expect(canvas.getByText(/Reconciliation never changes these/)).toBeVisible();
+    const region = canvas.getByRole('region', { name: 'Subscriptions not at LemonSqueezy' });
+    const rows = within(region).getAllByRole('row');
+    await expect(rows).toHaveLength(1 + 3);
+    await expect(rows[0]).toHaveTextContent('EmailSubscriptionStatus here');
+    await expect(rows[1]).toHaveTextContent('moved.store@example.com3300active');
+    await expect(rows[2]).toHaveTextContent('only-here-2@example.com3301cancelled');
+    await expect(canvas.queryByText(/the database agrees/)).toBeNull();
+    await expect(canvas.getByRole('status')).toHaveAttribute('data-tone', 'info');
+  },
+};
+
+/** More stored-only subscriptions than the server lists and the view shows: the first 50 and the total. */
+export const ManyNotAtProvider: Story = {
+  args: { outcome: result(reconcileNotAtProviderWire(60, 1204)) },
+  play: async ({ canvas }) => {
+    await expect(
+      canvas.getByRole('heading', { name: 'Not at LemonSqueezy (1,204)' }),
+    ).toBeVisible();
+    await expect(canvas.getByText('Showing the first 50 of 1,204.')).toBeVisible();
+    const region = canvas.getByRole('region', { name: 'Subscriptions not at LemonSqueezy' });
     await expect(within(region).getAllByRole('row')).toHaveLength(1 + 50);
   },
 };

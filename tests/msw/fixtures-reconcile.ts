@@ -1,7 +1,8 @@
 /**
  * Wire answers of POST /maintenance/reconcile (docs/api.md "Reconciliation") for stories and unit
  * tests: a LemonSqueezy dry run with two missing subscriptions and one mismatched (four fields), the
- * same applied, a run with nothing to fix, and ClickBank's "not configured" refusal.
+ * same applied, a run with nothing to fix, runs with stored subscriptions the store no longer lists,
+ * and ClickBank's "not configured" refusal.
  */
 
 const RAN_AT = '2026-11-20T09:00:00.000Z';
@@ -78,6 +79,25 @@ export const RECONCILE_NOTHING_WIRE = {
   failed: [],
   ran_at: RAN_AT,
 };
+
+/**
+ * A LemonSqueezy dry run with nothing to fix and `listed` stored subscriptions the store's list
+ * lacks (`not_at_provider`), `total` of them in all (the server lists at most 1,000).
+ */
+export function reconcileNotAtProviderWire(
+  listed: number,
+  total = listed,
+): Record<string, unknown> {
+  return {
+    ...RECONCILE_NOTHING_WIRE,
+    not_at_provider: Array.from({ length: listed }, (_, i) => ({
+      email: i === 0 ? 'moved.store@example.com' : `only-here-${i + 1}@example.com`,
+      subscription_id: String(3300 + i),
+      status: i % 3 === 1 ? 'cancelled' : 'active',
+    })),
+    not_at_provider_total: total,
+  };
+}
 
 /** The 409 of a provider that is not configured. */
 export const RECONCILE_NOT_CONFIGURED = {

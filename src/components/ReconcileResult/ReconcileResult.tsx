@@ -75,13 +75,16 @@ function ResultBody({ result, label }: { result: Result; label: string }) {
   const nothing = result.missing.length === 0 && result.mismatched.length === 0;
   const missing = result.missing.slice(0, RECONCILE_ROW_LIMIT);
   const mismatched = result.mismatched.slice(0, RECONCILE_ROW_LIMIT);
+  const notAtProvider = result.notAtProvider.slice(0, RECONCILE_ROW_LIMIT);
   return (
     <>
       <h3 className={card.title}>{result.dryRun ? `Dry run: ${label}` : `Applied: ${label}`}</h3>
       <p className={card.line}>{reconcileSummary(result)}</p>
       {result.ranAt ? <p className={card.muted}>Ran at {formatUtcDateTime(result.ranAt)}</p> : null}
-      {nothing ? (
+      {nothing && result.notAtProviderTotal === 0 ? (
         <p className={card.line}>Nothing to fix: the database agrees with {label}.</p>
+      ) : nothing ? (
+        <p className={card.line}>Nothing to fix: every subscription {label} lists agrees.</p>
       ) : result.dryRun ? (
         <p className={card.muted}>Nothing was changed. Apply fixes what is listed.</p>
       ) : null}
@@ -113,6 +116,23 @@ function ResultBody({ result, label }: { result: Result; label: string }) {
           />
         </>
       ) : null}
+      {notAtProvider.length > 0 ? (
+        <>
+          <h4 className={styles.subtitle}>
+            Not at {label} ({result.notAtProviderTotal.toLocaleString('en-US')})
+          </h4>
+          <p className={card.muted}>
+            Stored here for the store, but not in {label}&apos;s list. Reconciliation never changes
+            these: check each at {label}.
+          </p>
+          <Table
+            label={`Subscriptions not at ${label}`}
+            head={['Email', 'Subscription', 'Status here']}
+            rows={notAtProvider.map((m) => [m.email, m.subscriptionId, m.status])}
+            total={result.notAtProviderTotal}
+          />
+        </>
+      ) : null}
       {result.failed.length > 0 ? (
         <>
           <h4 className={styles.subtitle}>Failed ({result.failed.length})</h4>
@@ -132,8 +152,9 @@ function ResultBody({ result, label }: { result: Result; label: string }) {
 
 /**
  * The outcome of a reconciliation (docs/api.md "Reconciliation"): the counts, the subscriptions
- * missing here and the mismatched fields (ours against the provider's; at most 50 rows each),
- * failures and the raw JSON; or "not configured" with what to set; or a failure. Dry runs are
+ * missing here, the mismatched fields (ours against the provider's) and the stored subscriptions
+ * the provider does not list (reported, never applied; at most 50 rows each), failures and the
+ * raw JSON; or "not configured" with what to set; or a failure. Dry runs are
  * blue, applied runs green, not configured amber, failures red (announced as alerts). Pure.
  */
 export function ReconcileResult({ provider, outcome }: ReconcileResultProps) {
