@@ -5,6 +5,7 @@
  * validation, roles and refusals, the run lock, and the schedule.
  */
 import { Hono } from 'hono';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/types';
 import type { AppDeps, ServerConfig } from '../context';
@@ -299,6 +300,9 @@ describe('POST /maintenance/reconcile with LemonSqueezy', () => {
     expect(jobs.rows).toEqual([
       { email: 'new.buyer@example.com', action: 'grant', reason: 'reconcile.lemonsqueezy' },
     ]);
+    // The live events a webhook of the same subscription would have sent.
+    const live = await db.query<{ type: string }>('SELECT type FROM live_events ORDER BY id');
+    expect(live.rows.map((r) => r.type).sort()).toEqual(['access.granted', 'subscription.new']);
     const audit = await db.query(
       `SELECT operator_id::int AS operator_id, target, outcome, detail ->> 'subscription_id' AS sid
          FROM audit_log WHERE action = 'reconcile.apply' ORDER BY id DESC LIMIT 1`,
@@ -696,8 +700,15 @@ describe('POST /maintenance/reconcile with ClickBank', () => {
 });
 
 describe('the reconciliation schedule', () => {
-  it('applies each configured provider as the system and skips one that is not configured', async () => {
-    const d = testDeps(db, NOW, { ...config, clickbankClerkKey: null });
+  it('applies each configured provider as the system and skips one that is not configured, with the reason logged', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const d: AppDeps = {
+      ...testDeps(db, NOW, { ...config, clickbankClerkKey: null }),
+      log: pino(
+        { level: 'info' },
+        { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+      ),
+    };
     ls.subscriptions.push(lsSub('501', { user_email: 'sched@example.com', status: 'on_trial' }));
     const scheduler = startReconcileScheduler(d, 0);
     const out = await scheduler.tick();
@@ -706,6 +717,12 @@ describe('the reconciliation schedule', () => {
       skipped:
         'ClickBank is not configured: set CLICKBANK_CLERK_KEY (and CLICKBANK_DEVELOPER_KEY for a key pair)',
     });
+    expect(lines.filter((l) => l.msg === 'scheduled reconciliation skipped')).toEqual([
+      expect.objectContaining({
+        provider: 'clickbank',
+        reason: expect.stringMatching(/^ClickBank is not configured: set CLICKBANK_CLERK_KEY/),
+      }),
+    ]);
     expect(out.lemonsqueezy).toMatchObject({
       applied: 1,
       missing: [{ provider_status: 'trialing' }],
