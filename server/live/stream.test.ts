@@ -185,6 +185,35 @@ describe('GET /events/stream delivery', () => {
     expect(await reader.next(1000)).toBeNull();
   });
 
+  it("ends a disabled operator's streams at once on every instance, long before a heartbeat", async () => {
+    // A minute between heartbeats: only the session-end notification can end these streams in time.
+    const a = instance({ streamHeartbeatMs: 60_000 });
+    const b = instance({ streamHeartbeatMs: 60_000 });
+    const owner = await token(a.deps);
+    const vic = await testSessionToken(db, a.deps.config, clock.now, 'vic@team.example', 'viewer');
+    const onA = await stream(a.app, vic);
+    const onB = await stream(b.app, vic);
+    const ownersOwn = await stream(a.app, owner);
+    const id = (
+      await db.query<{ id: number }>(
+        "SELECT id::int AS id FROM operators WHERE email = 'vic@team.example'",
+      )
+    ).rows[0]!.id;
+    const res = await a.app.request(`/api/admin/operators/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(res.status).toBe(200);
+    for (const r of [onA, onB]) {
+      expect(await r.next(2000)).toEqual({ comments: ['session ended'] });
+      expect(await r.next(1000)).toBeNull();
+    }
+    // The owner's own stream is not theirs to lose: it stays open and still delivers.
+    const sent = await emit(1);
+    expect(message(await ownersOwn.nextEvent())).toEqual(sent);
+  });
+
   it('does not keep an idle session alive: heartbeats re-check the session without counting as activity', async () => {
     const { app, deps: d } = instance({ streamHeartbeatMs: 40, sessionIdleS: 120 });
     const tok = await token(d);
