@@ -1,9 +1,10 @@
 /**
  * The audit trail (docs/api.md "Audit"): one append-only `audit_log` row (migration 014) per
  * state-changing request, written through the same transaction as the change, so a row exists
- * exactly when the change committed. Refusals that change nothing (a failed sign-in, a 403) are
- * written on their own. The table refuses UPDATE, TRUNCATE and any DELETE but the retention purge
- * (a trigger, on PGlite and PostgreSQL alike).
+ * exactly when the change committed. Failures that change nothing (a failed sign-in, a wrong
+ * current password, a refused forum retry) are written on their own; a 403 of requireRole writes
+ * nothing (the request logs keep it). The table refuses UPDATE, TRUNCATE and any DELETE but the
+ * retention purge (a trigger, on PGlite and PostgreSQL alike).
  */
 import type { Context } from 'hono';
 import type { AppDeps } from '../context';

@@ -239,14 +239,18 @@ function rateLimited(c: Context, retryAfterS: number): Response {
 }
 
 /**
- * Public auth routes (relative to the API prefix): POST /auth/login `{email, password}` (≤ 4 KiB,
- * else 413) → 200 `{ok:true, code:'OK', message:'Signed in', token}` + session cookie and a new
- * server-side session; 401 INCORRECT_USER / INCORRECT_PASSWORD; 503 DB_UNAVAILABLE /
- * EMPTY_DATABASE; 429 RATE_LIMITED with Retry-After (s) when the client address or the account has
- * too many failures in the window, or when the password checks are saturated; POST /auth/logout
- * and POST /logout → 200 `{ok:true}`, revoking the session of the Bearer token or cookie and
- * clearing the cookie; GET /auth/whoami (Bearer) → `{ok:true, user:{email}}`, without a token
- * `{ok:false, user:null, code:'NO_TOKEN'}`, with a bad one the §8 401.
+ * Public auth routes (relative to the API prefix): POST /auth/login `{email, password, otp?,
+ * recovery_code?}` (≤ 4 KiB, else 413) → 200 `{ok:true, code:'OK', message:'Signed in', token}` +
+ * session and device cookies and a new server-side session; 401 INCORRECT_USER /
+ * INCORRECT_PASSWORD, and for an operator with two-factor sign-in OTP_REQUIRED (no code sent) /
+ * OTP_INVALID (a wrong, reused or out-of-window code, or a used recovery code; it counts as a
+ * failure); 503 DB_UNAVAILABLE / EMPTY_DATABASE; 429 RATE_LIMITED with Retry-After (s) when the
+ * client address or the account has too many failures in the window, or when the password checks
+ * are saturated; POST /auth/invite/check `{token}` and POST /auth/invite/accept `{token,
+ * password}` (no session); POST /auth/logout and POST /logout → 200 `{ok:true}`, revoking the
+ * session of the Bearer token or cookie and clearing the cookie; GET /auth/whoami (Bearer) →
+ * `{ok:true, user:{email}, operator:{id, email, name, role, totp_enabled}, must_enrol_totp}`,
+ * without a token `{ok:false, user:null, code:'NO_TOKEN'}`, with a bad one the §8 401.
  */
 export function createAuthRouter(deps: AppDeps, options: AuthRouterOptions = {}): Hono {
   const { config } = deps;
