@@ -139,3 +139,44 @@ export const EmptyFiltered: Story = {
     await expect(canvas.getByText('No entries of the chosen kinds.')).toBeVisible();
   },
 };
+
+/** A customer with no history at all: every kind chosen ('All'), and the page says so. */
+export const Empty: Story = {
+  args: { entries: { status: 'empty' } },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Nothing has happened yet.')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'All' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect(canvas.queryByRole('list')).toBeNull();
+  },
+};
+
+/**
+ * From the keyboard: Tab reaches 'All' and then each kind chip, Enter and Space toggle a chip,
+ * and Tab goes on to the newest entry's title, the native disclosure of its detail (the browser
+ * opens it on Enter; the play function's simulated keys do not run that default action).
+ */
+export const Keyboard: Story = {
+  play: async ({ canvas, args }) => {
+    const group = canvas.getByRole('group', { name: 'Show entries of kind' });
+    await userEvent.tab();
+    await expect(within(group).getByRole('button', { name: 'All' })).toHaveFocus();
+    await userEvent.tab();
+    await expect(within(group).getByRole('button', { name: 'Webhook' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect(args.onKindsChange).toHaveBeenLastCalledWith(['webhook']);
+    await userEvent.tab();
+    await expect(within(group).getByRole('button', { name: 'Subscription' })).toHaveFocus();
+    await userEvent.keyboard(' ');
+    await expect(args.onKindsChange).toHaveBeenLastCalledWith(['subscription']);
+    // Past the other six chips to the newest entry's title.
+    for (let i = 0; i < 7; i++) await userEvent.tab();
+    const list = canvas.getByRole('list', { name: 'Timeline entries, newest first' });
+    const newest = within(list).getAllByRole('listitem')[0]!;
+    const title = within(newest).getByText('Access revoked now');
+    await expect(title.closest('summary')).toHaveFocus();
+    await expect(title.closest('details')).not.toHaveAttribute('open');
+  },
+};
