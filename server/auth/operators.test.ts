@@ -49,7 +49,10 @@ async function send(
   opts: { token?: string; body?: unknown; from?: string; cookie?: string } = {},
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
 ): Promise<{ status: number; body: any; cookies: string[] }> {
-  const headers: Record<string, string> = { 'x-forwarded-for': opts.from ?? '198.51.100.7' };
+  const headers: Record<string, string> = {
+    'x-forwarded-for': opts.from ?? '198.51.100.7',
+    'user-agent': 'operators-test/1.0',
+  };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
@@ -392,6 +395,34 @@ describe('two-factor sign-in (RFC 6238)', () => {
     expect((await auditRows('auth.totp_enable')).length).toBe(1);
   });
 
+  it('code guesses count against the sign-in limit; asking for the code does not', async () => {
+    const a = app();
+    const token = await ownerToken(a);
+    const { secret } = await enrol(a, token);
+    const from = '192.0.2.77';
+    const attempt = (extra: Record<string, string>) =>
+      send(a, 'POST', '/auth/login', {
+        from,
+        body: { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD, ...extra },
+      });
+    // The right password without a code is not a failure, however often.
+    for (let i = 0; i < 12; i++) expect((await attempt({})).body.code).toBe('OTP_REQUIRED');
+    // LOGIN_RATE_MAX (10 in the tests) wrong codes with the right password...
+    const valid = new Set(
+      [-1, 0, 1].map((step) => totpCode(secret, clock.now.getTime() + step * 30_000)),
+    );
+    const wrong = Array.from({ length: 13 }, (_, i) => String(100000 + i)).filter(
+      (code) => !valid.has(code),
+    );
+    for (const otp of wrong.slice(0, 10)) {
+      expect((await attempt({ otp })).body.code).toBe('OTP_INVALID');
+    }
+    // ...and this address waits, even with the right code.
+    const held = await attempt({ otp: totpCode(secret, clock.now.getTime() + 30_000) });
+    expect(held.status).toBe(429);
+    expect(held.body.code).toBe('RATE_LIMITED');
+  });
+
   it('an owner can require it: an operator without it may only enrol until they do', async () => {
     const a = app();
     const owner = await ownerToken(a);
@@ -489,6 +520,132 @@ describe('the audit trail is append-only', () => {
     const after = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log'))
       .rows[0]?.n;
     expect(after).toBe(before);
+  });
+
+  it('writes a row per audited change (operator, target, outcome, address, browser); a refused change writes none', async () => {
+    // The trail outlives resetDb (it is append-only): only this test's rows are read.
+    const since =
+      (await db.query<{ id: number }>('SELECT coalesce(max(id), 0)::int AS id FROM audit_log'))
+        .rows[0]?.id ?? 0;
+    const a = app();
+    const owner = await ownerToken(a);
+    await signIn(a, TEST_ADMIN_EMAIL, 'wrong password');
+    const made = await inviteAndAccept(
+      a,
+      owner,
+      'sam@team.example',
+      'support',
+      'support desk 2026!',
+    );
+    const patch = (body: unknown) =>
+      send(a, 'PATCH', `/operators/${made.operator.id}`, { token: owner, body });
+    expect((await patch({ role: 'admin' })).status).toBe(200);
+    expect((await patch({ disabled: true })).status).toBe(200);
+    expect((await patch({ disabled: false })).status).toBe(200);
+    expect(
+      (await send(a, 'PUT', '/auth/policy', { token: owner, body: { require_totp: false } }))
+        .status,
+    ).toBe(200);
+
+    // Sam's own account: a password change ending the other session, a session ended by hand,
+    // two-factor sign-in on and off.
+    const sam = (await signIn(a, 'sam@team.example', 'support desk 2026!')).body.token as string;
+    await signIn(a, 'sam@team.example', 'support desk 2026!');
+    const changed = await send(a, 'POST', '/auth/password', {
+      token: sam,
+      body: { current: 'support desk 2026!', next: 'a new desk password 7' },
+    });
+    expect(changed.body).toEqual({ ok: true, sessions_ended: 1 });
+    await signIn(a, 'sam@team.example', 'a new desk password 7');
+    const sessions = await send(a, 'GET', '/auth/sessions', { token: sam });
+    const other = sessions.body.sessions.find((x: { current: boolean }) => !x.current);
+    expect((await send(a, 'DELETE', `/auth/sessions/${other.id}`, { token: sam })).status).toBe(
+      200,
+    );
+    const setup = await send(a, 'POST', '/auth/totp/setup', { token: sam });
+    const secret = setup.body.secret as string;
+    await send(a, 'POST', '/auth/totp/enable', {
+      token: sam,
+      body: { otp: totpCode(secret, clock.now.getTime()) },
+    });
+    clock.now = new Date(NOW.getTime() + 30_000);
+    const off = await send(a, 'POST', '/auth/totp/disable', {
+      token: sam,
+      body: { password: 'a new desk password 7', otp: totpCode(secret, clock.now.getTime()) },
+    });
+    expect(off.status).toBe(200);
+
+    // Sam is an admin now: enforce-now, an expiration run, a ping; then signs out.
+    const enforce = await send(a, 'POST', '/maintenance/enforce-now', {
+      token: sam,
+      body: { email: 'ada@example.com' },
+    });
+    expect(enforce.status).toBe(200);
+    const run = await send(a, 'POST', '/maintenance/run-expiration', {
+      token: sam,
+      body: { dryRun: true },
+    });
+    expect(run.status).toBe(200);
+    expect((await send(a, 'GET', '/maintenance/ping-discourse', { token: sam })).status).toBe(200);
+    expect((await send(a, 'POST', '/auth/logout', { token: sam })).status).toBe(200);
+
+    // Refused changes roll back with their transaction: no row.
+    const me = (await send(a, 'GET', '/auth/whoami', { token: owner })).body.operator.id as number;
+    const lastOwner = await send(a, 'PATCH', `/operators/${me}`, {
+      token: owner,
+      body: { role: 'viewer' },
+    });
+    expect(lastOwner.body.code).toBe('LAST_OWNER');
+    const weak = await send(a, 'POST', '/auth/password', {
+      token: owner,
+      body: { current: TEST_ADMIN_PASSWORD, next: 'admin       ' },
+    });
+    expect(weak.body.code).toBe('WEAK_PASSWORD');
+
+    const rows = (
+      await db.query<{
+        action: string;
+        operator_email: string | null;
+        target: string | null;
+        outcome: string;
+        ip: string | null;
+        user_agent: string | null;
+      }>(
+        `SELECT action, operator_email, target, outcome, ip, user_agent FROM audit_log
+          WHERE id > $1 ORDER BY id`,
+        [since],
+      )
+    ).rows;
+    const O = TEST_ADMIN_EMAIL;
+    const S = 'sam@team.example';
+    expect(rows.map((r) => [r.action, r.operator_email, r.target, r.outcome])).toEqual([
+      ['auth.login', O, O, 'ok'],
+      ['auth.login_failed', O, O, 'failed'],
+      ['operator.create', O, S, 'ok'],
+      ['operator.invite_accept', S, S, 'ok'],
+      ['operator.update', O, S, 'ok'],
+      ['operator.disable', O, S, 'ok'],
+      ['operator.enable', O, S, 'ok'],
+      ['auth.policy_change', O, null, 'ok'],
+      ['auth.login', S, S, 'ok'],
+      ['auth.login', S, S, 'ok'],
+      ['auth.password_change', S, S, 'ok'],
+      ['auth.login', S, S, 'ok'],
+      ['auth.session_end', S, S, 'ok'],
+      ['auth.totp_enable', S, S, 'ok'],
+      ['auth.totp_disable', S, S, 'ok'],
+      ['maintenance.enforce_now', S, 'ada@example.com', 'ok'],
+      ['maintenance.run_expiration', S, null, 'ok'],
+      ['maintenance.ping_discourse', S, null, 'failed'],
+      ['auth.logout', S, S, 'ok'],
+    ]);
+    for (const r of rows) {
+      expect({ action: r.action, ip: r.ip, ua: r.user_agent }).toEqual({
+        action: r.action,
+        ip: '198.51.100.7',
+        ua: 'operators-test/1.0',
+      });
+    }
   });
 
   it('records failed sign-ins without the typed email of an unknown account', async () => {
