@@ -610,3 +610,49 @@ describe('GET /search', () => {
     expect(await find('__proto__')).toEqual([]);
   });
 });
+
+describe('a ClickBank chargeback', () => {
+  it('lists as a chargeback in the money and the timeline, and comes off the lifetime total', async () => {
+    const BOB = '/customers/bob%40example.com';
+    const before = await api(BOB);
+    // Subscription 2 is bob's ClickBank CBREC1 (scenario); the ISR row of the same instant tells
+    // a chargeback from a refund.
+    await insertEvent(db, {
+      subscriptionId: 2,
+      type: 'refund',
+      occurredAt: at(5).toISOString(),
+      amountCents: 4900,
+      currency: 'USD',
+    });
+    await db.query(
+      `INSERT INTO isr_events (source, kind, order_id, receipt, amount_cents, currency,
+                               customer_email, created_at)
+       VALUES ('clickbank', 'chargeback', NULL, 'CBREC1', -4900, 'USD', 'bob@example.com', $1)`,
+      [at(5)],
+    );
+    const after = await api(BOB);
+    expect(after.status).toBe(200);
+    expect(after.body.payments[0]).toEqual({
+      at: at(5).toISOString(),
+      kind: 'chargeback',
+      provider: 'clickbank',
+      amount_cents: 4900,
+      currency: 'USD',
+      reference: 'CBREC1',
+      subscription_id: 'CBREC1',
+    });
+    expect(after.body.customer.lifetime_revenue_cents).toBe(
+      before.body.customer.lifetime_revenue_cents - 4900,
+    );
+    const timeline = await api(`${BOB}/timeline?kind=refund`);
+    expect(timeline.body.items).toMatchObject([
+      {
+        at: at(5).toISOString(),
+        kind: 'refund',
+        title: 'Chargeback 49.00 USD · ClickBank CBREC1',
+        detail: { type: 'chargeback' },
+        actor: null,
+      },
+    ]);
+  });
+});
