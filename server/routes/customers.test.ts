@@ -10,7 +10,13 @@ import type { AppDeps } from '../context';
 import type { Db } from '../db/types';
 import { freshDb, resetDb, testDeps } from '../testing/app';
 import { testSessionToken } from '../testing/deps';
-import { insertEvent, insertOrder } from '../testing/fixtures';
+import {
+  insertCustomer,
+  insertEvent,
+  insertOrder,
+  insertSubscription,
+  lemonSqueezyObject,
+} from '../testing/fixtures';
 import { NOW, seedScenario } from '../testing/scenario';
 import type { Role } from '../auth/roles';
 import { ForumWorker } from '../outbox/worker';
@@ -608,6 +614,39 @@ describe('GET /search', () => {
     }
     expect((await find('%_\\')).length).toBe(0);
     expect(await find('__proto__')).toEqual([]);
+  });
+
+  it('finds a LemonSqueezy order id and customer id by prefix and by exact value', async () => {
+    const id = await insertCustomer(db, 'ola@example.com', 'Ola Nordmann');
+    await insertSubscription(db, {
+      customerId: id,
+      providerId: '9400001',
+      startDate: '2026-02-01T00:00:00Z',
+      payload: lemonSqueezyObject('9400001', { order_id: 7300123, customer_id: 8800456 }),
+    });
+    const OLA = '/customers/ola%40example.com';
+    for (const q of ['73001', '7300123']) {
+      expect(await find(q), q).toEqual([
+        {
+          kind: 'order',
+          label: 'LemonSqueezy order 7300123 · Ola Nordmann · ola@example.com',
+          email: 'ola@example.com',
+          match: '7300123',
+          href: OLA,
+        },
+      ]);
+    }
+    for (const q of ['88004', '8800456']) {
+      expect(await find(q), q).toEqual([
+        {
+          kind: 'customer',
+          label: 'LemonSqueezy customer 8800456 · Ola Nordmann · ola@example.com',
+          email: 'ola@example.com',
+          match: '8800456',
+          href: OLA,
+        },
+      ]);
+    }
   });
 });
 
