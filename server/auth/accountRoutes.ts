@@ -12,8 +12,8 @@
  * Every operator, about themselves:
  * - POST /auth/password `{current, next}` → `{ok, sessions_ended}`; ends their other sessions
  * - GET /auth/sessions → `{sessions: SessionView[]}`; DELETE /auth/sessions/:id → `{ok, ended}`
- * - POST /auth/totp/setup → `{secret, otpauth_url}`; POST /auth/totp/enable `{otp}` →
- *   `{recovery_codes}`; POST /auth/totp/disable `{password, otp}` → `{ok}`
+ * - POST /auth/totp/setup (no body, or `{}`) → `{secret, otpauth_url}`; POST /auth/totp/enable
+ *   `{otp}` → `{recovery_codes}`; POST /auth/totp/disable `{password, otp}` → `{ok}`
  *
  * A wrong current password answers 400 `{code:'INCORRECT_PASSWORD'}` (not 401: the caller is
  * signed in, and a 401 would sign the console out); it counts against the sign-in limits.
@@ -74,6 +74,7 @@ const passwordBody = z.object({
   next: z.string({ error: 'next is required' }).max(1024),
 });
 
+const setupBody = z.strictObject({});
 const otpBody = z.object({ otp: z.string({ error: 'otp is required' }).max(16) });
 const disableBody = z.object({
   password: z.string({ error: 'password is required' }).max(1024),
@@ -331,9 +332,22 @@ export function createAccountRouter(deps: AppDeps, limits: AuthLimits): Hono<Aut
   });
 
   r.post('/auth/totp/setup', async (c) => {
+    // No fields: a body that names any is a malformed request, refused before anything changes.
+    await parseJsonBody(c, setupBody);
     const session = c.get('admin');
     const secret = newTotpSecret();
-    await storePendingTotpSecret(deps.db, config, session.operatorId, secret, deps.now());
+    const now = deps.now();
+    // A new pending secret replaces any earlier one: a change to the account, so it is audited
+    // (without the secret).
+    await deps.db.transaction(async (tx) => {
+      await storePendingTotpSecret(tx, config, session.operatorId, secret, now);
+      await recordAudit(
+        tx,
+        requestActor(c, deps),
+        { action: 'auth.totp_setup', target: session.email },
+        now,
+      );
+    });
     return c.json({ secret, otpauth_url: otpauthUrl(secret, session.email) });
   });
 

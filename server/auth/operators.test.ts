@@ -562,6 +562,8 @@ describe('the audit trail is append-only', () => {
     expect((await send(a, 'DELETE', `/auth/sessions/${other.id}`, { token: sam })).status).toBe(
       200,
     );
+    const named = await send(a, 'POST', '/auth/totp/setup', { token: sam, body: { otp: '1' } });
+    expect(named.status).toBe(400);
     const setup = await send(a, 'POST', '/auth/totp/setup', { token: sam });
     const secret = setup.body.secret as string;
     await send(a, 'POST', '/auth/totp/enable', {
@@ -632,6 +634,7 @@ describe('the audit trail is append-only', () => {
       ['auth.password_change', S, S, 'ok'],
       ['auth.login', S, S, 'ok'],
       ['auth.session_end', S, S, 'ok'],
+      ['auth.totp_setup', S, S, 'ok'],
       ['auth.totp_enable', S, S, 'ok'],
       ['auth.totp_disable', S, S, 'ok'],
       ['maintenance.enforce_now', S, 'ada@example.com', 'ok'],
