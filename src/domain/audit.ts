@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'auth.password_change',
   'auth.password_check_failed',
   'auth.session_end',
+  'auth.totp_setup',
   'auth.totp_enable',
   'auth.totp_disable',
   'auth.policy_change',
@@ -36,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'subscriptions.refresh',
   'webhook.replay',
   'reconcile.apply',
+  'forum.retry',
 ] as const;
 
 /** The action groups in the order of {@link AUDIT_ACTIONS}: 'access' matches every 'access.*'. */

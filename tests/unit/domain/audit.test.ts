@@ -102,6 +102,7 @@ describe('the Audit list', () => {
       'subscriptions',
       'webhook',
       'reconcile',
+      'forum',
     ]);
   });
 
