@@ -132,9 +132,12 @@ export function MovementsChart({
         pointerEventsDataKey="nearest"
         onPointerMove={({ index }) => active.setPointerIndex(index)}
         onPointerOut={() => active.setPointerIndex(null)}
-        onPointerUp={({ datum, key }) => {
+        onPointerUp={({ index, key }) => {
+          // A stacked bar's datum here is the stack's [from, to] pair, not the bucket: the bucket
+          // comes from the index, which every movement series shares with `data`.
           const kind = MOVEMENT_KINDS.find((k) => k === key);
-          if (kind && onSelect) onSelect({ date: (datum as MovementBucket).date, kind });
+          const bucket = data[index];
+          if (kind && bucket && onSelect) onSelect({ date: bucket.date, kind });
         }}
       >
         <Grid columns={false} numTicks={5} />
