@@ -6,15 +6,17 @@
  * | id prefix            | kind         | rows                                                                  | actor |
  * |----------------------|--------------|-----------------------------------------------------------------------|-------|
  * | `webhook:`           | webhook      | webhook inbox deliveries of the email (provider, event, outcome)      | 'webhook' |
- * | `subscription:`      | subscription | lifecycle rows new / cancellation / expiration of its subscriptions  | null |
- * | `payment:`           | payment      | lifecycle rows new / renewal that carry money                         | null |
- * | `refund:`            | refund       | lifecycle rows refund (a chargeback when its ISR row says so)         | null |
+ * | `subscription:`      | subscription | lifecycle rows new / cancellation / expiration of its subscriptions  | 'system' |
+ * | `payment:`           | payment      | lifecycle rows new / renewal that carry money                         | 'system' |
+ * | `refund:`            | refund       | lifecycle rows refund (a chargeback when its ISR row says so)         | 'system' |
  * | `audit:`             | by action    | audit rows targeting the email: access.* and maintenance.enforce_now → access, forum.* → forum, webhook.replay → webhook, reconcile.apply → subscription | the operator, else 'system' |
  * | `access-webhook:`    | access       | deliveries whose effects granted or revoked access                    | 'webhook' |
  * | `access-expiration:` | access       | log rows `access.expired` written by the expiration run              | 'expiration' |
  * | `forum:`             | forum        | forum outbox jobs of the email, at their creation, with their outcome | 'system' |
- * | `isr:`               | isr          | ISR events of the email                                               | null |
- * | `log:`               | log          | log rows whose context's `email` is the customer's                    | the context's actor, 'webhook', 'expiration', 'system' or null |
+ * | `isr:`               | isr          | ISR events of the email                                               | 'system' |
+ * | `log:`               | log          | log rows whose context's `email` is the customer's                    | the context's actor, else 'webhook' or 'expiration' by its message, else 'system' |
+ * Lifecycle and ISR rows are the provider's facts as the server recorded them (from a webhook, a
+ * reconciliation or an import, which the row does not say), so their actor is 'system'.
  * The sources keep their own retention (webhook inbox 90 days, logs 30, done forum jobs 7), so
  * older entries of those kinds fall away with their rows.
  *
@@ -59,8 +61,8 @@ export interface TimelineItemJson {
   /** One line. */
   title: string;
   detail: Record<string, unknown>;
-  /** An operator's email, 'webhook', 'expiration', 'system', or null. */
-  actor: string | null;
+  /** Who acted: an operator's email, 'webhook', 'expiration' or 'system'. */
+  actor: string;
 }
 
 /** The GET /customers/:email/timeline answer. */
@@ -482,7 +484,7 @@ function toItem(row: MergedRow): TimelineItemJson {
           `Subscription ${LIFECYCLE[String(d.type)] ?? String(d.type)}: ${sub} (${text(d.plan) ?? ''}, ${text(d.cadence) ?? ''})`,
         ),
         detail: d,
-        actor: null,
+        actor: 'system',
       };
     case 'payment':
       return {
@@ -492,7 +494,7 @@ function toItem(row: MergedRow): TimelineItemJson {
           `${d.type === 'renewal' ? 'Renewal' : 'Payment'} ${money(d.amount_cents, d.currency)} · ${sub}`,
         ),
         detail: d,
-        actor: null,
+        actor: 'system',
       };
     case 'refund':
       return {
@@ -502,7 +504,7 @@ function toItem(row: MergedRow): TimelineItemJson {
           `${d.type === 'chargeback' ? 'Chargeback' : 'Refund'} ${money(d.amount_cents, d.currency)} · ${sub}`,
         ),
         detail: d,
-        actor: null,
+        actor: 'system',
       };
     case 'audit': {
       const action = text(d.action) ?? '';
@@ -545,7 +547,7 @@ function toItem(row: MergedRow): TimelineItemJson {
           `ISR ${text(d.kind) ?? 'event'} ${money(d.amount_cents, d.currency)} · ${text(d.source) ?? ''} ${text(d.receipt) ?? text(d.order_id) ?? ''}${text(d.affiliate) ? ` · affiliate ${text(d.affiliate)}` : ''}`,
         ),
         detail: d,
-        actor: null,
+        actor: 'system',
       };
     case 'log': {
       const context = obj(d.context);
@@ -561,12 +563,11 @@ function toItem(row: MergedRow): TimelineItemJson {
   }
 }
 
-/** Who a log row says acted: the operator it names, else what its message implies. */
-function logActor(msg: string, context: Record<string, unknown>): string | null {
+/** Who a log row says acted: the operator it names, else what its message implies, else the system. */
+function logActor(msg: string, context: Record<string, unknown>): string {
   const named = text(context.actor);
   if (named) return named;
   if (msg.startsWith('webhook.')) return 'webhook';
   if (msg === 'access.expired' && context.action === 'expire') return 'expiration';
-  if (msg.startsWith('discourse.') || msg.startsWith('reconcile.')) return 'system';
-  return null;
+  return 'system';
 }

@@ -249,7 +249,7 @@ interface Item {
   kind: string;
   title: string;
   detail: Record<string, unknown>;
-  actor: string | null;
+  actor: string;
 }
 
 /** Every entry of the timeline of `path`, page by page of `limit`. */
@@ -267,7 +267,7 @@ async function allPages(path: string, limit: number, query = ''): Promise<Item[]
 }
 
 describe('GET /customers/:email/timeline', () => {
-  it('merges every kind, newest first, with titles and actors', async () => {
+  it('merges every kind, newest first, with titles and actors (never none)', async () => {
     const res = await api(`${ADA_PATH}/timeline`);
     expect(res.status).toBe(200);
     const items = res.body.items as Item[];
@@ -279,15 +279,15 @@ describe('GET /customers/:email/timeline', () => {
     );
     expect(items.map((i) => [i.kind, i.at, i.actor])).toEqual([
       ['log', at(20).toISOString(), 'system'],
-      ['isr', at(30).toISOString(), null],
+      ['isr', at(30).toISOString(), 'system'],
       ['forum', at(50).toISOString(), 'system'],
       ['access', at(60).toISOString(), 'sup@team.example'],
       ['access', at(70).toISOString(), 'webhook'],
       ['webhook', at(70).toISOString(), 'webhook'],
-      ['refund', at(80).toISOString(), null],
-      ['payment', at(90).toISOString(), null],
-      ['subscription', at(100).toISOString(), null],
-      ['payment', at(100).toISOString(), null],
+      ['refund', at(80).toISOString(), 'system'],
+      ['payment', at(90).toISOString(), 'system'],
+      ['subscription', at(100).toISOString(), 'system'],
+      ['payment', at(100).toISOString(), 'system'],
     ]);
     const byKind = (kind: string) => items.filter((i) => i.kind === kind).map((i) => i.title);
     expect(byKind('access')).toEqual([
@@ -690,7 +690,7 @@ describe('a ClickBank chargeback', () => {
         kind: 'refund',
         title: 'Chargeback 49.00 USD · ClickBank CBREC1',
         detail: { type: 'chargeback' },
-        actor: null,
+        actor: 'system',
       },
     ]);
   });
