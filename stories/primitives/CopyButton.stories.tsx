@@ -4,6 +4,9 @@ import { CopyButton } from '../../src/components/CopyButton';
 
 const LINK = 'https://admin.example.test/admin/invite#token=3f9a0c';
 
+/** The mocked browser clipboard's write, for the story that uses the Clipboard API. */
+const clipboardWrite = fn((_text: string) => Promise.resolve());
+
 /**
  * A button that copies a text and announces the outcome in a polite live region: "Copied." or
  * how to copy by hand when the browser refuses the clipboard write.
@@ -53,10 +56,12 @@ export const Refused: Story = {
 export const KeyboardWithClipboard: Story = {
   args: { onCopy: undefined, label: 'Copy key', text: 'JBSWY3DPEHPK3PXP', size: 'small' },
   beforeEach() {
-    const writeText = fn((_text: string) => Promise.resolve());
+    clipboardWrite.mockClear();
     const original = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
-    (globalThis as { __writeText?: typeof writeText }).__writeText = writeText;
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: clipboardWrite },
+    });
     return () => {
       if (original) Object.defineProperty(navigator, 'clipboard', original);
       else delete (navigator as { clipboard?: unknown }).clipboard;
@@ -67,8 +72,7 @@ export const KeyboardWithClipboard: Story = {
     await userEvent.tab();
     await expect(button).toHaveFocus();
     await userEvent.keyboard('{Enter}');
-    const writeText = (globalThis as { __writeText?: (text: string) => Promise<void> }).__writeText;
-    await expect(writeText).toHaveBeenCalledWith('JBSWY3DPEHPK3PXP');
+    await expect(clipboardWrite).toHaveBeenCalledWith('JBSWY3DPEHPK3PXP');
     await expect(await canvas.findByText('Copied.')).toBeVisible();
     button.blur();
   },
