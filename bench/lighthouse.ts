@@ -204,7 +204,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    server.stop();
+    await server.stop();
   }
   console.log(`\nLighthouse budgets: ${failed ? 'FAIL' : 'PASS'}`);
 }

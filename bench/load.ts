@@ -1074,7 +1074,7 @@ async function main(): Promise<number> {
     );
     return failed ? 1 : 0;
   } finally {
-    for (const server of setup.servers) server.stop();
+    await Promise.all(setup.servers.map((server) => server.stop()));
     if (setup.outdir) rmSync(setup.outdir, { recursive: true, force: true });
   }
 }

@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    server.stop();
+    await server.stop();
   }
 }
 

@@ -264,8 +264,8 @@ export interface BuiltServer {
   /** http://localhost:<port> */
   base: string;
   process: ChildProcess;
-  /** Stops the server and removes its data folder. */
-  stop: () => void;
+  /** Stops the server, waits for it to exit (at most 10 s), then removes its data folder. */
+  stop: () => Promise<void>;
 }
 
 /**
@@ -304,14 +304,21 @@ export async function startBuiltServer(options: {
     },
   });
   const base = `http://localhost:${options.port}`;
-  const stop = () => {
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  // The server writes its database until it has exited; removing the folder before that races
+  // its last writes (ENOTEMPTY).
+  const stop = async () => {
     child.kill();
-    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
   };
   try {
     await waitForServer(base, options.timeoutMs);
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
   return { base, process: child, stop };
