@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { WebhookDeliveryDrawer } from '../../src/components/WebhookDeliveryDrawer';
 import { WEBHOOK_ROWS, toDeliveryDetail } from '../../tests/msw/fixtures-webhooks';
+import { withRouter } from '../support/withRouter';
 
 const APPLIED = toDeliveryDetail(WEBHOOK_ROWS[0]!);
 const CLICKBANK = toDeliveryDetail(WEBHOOK_ROWS[2]!);
@@ -29,6 +30,7 @@ function scrollToSection(drawer: HTMLElement, name: string) {
 const meta = {
   title: 'Webhooks/WebhookDeliveryDrawer',
   component: WebhookDeliveryDrawer,
+  decorators: [withRouter],
   args: {
     isOpen: true,
     onOpenChange: fn(),
@@ -42,7 +44,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /**
- * An applied LemonSqueezy subscription_created: the delivery's facts, what it changed, Replay, the
+ * An applied LemonSqueezy subscription_created: the delivery's facts (the email links to the
+ * customer's page), what it changed, Replay, the
  * provider's payload pretty-printed and the headers kept (no signature); Escape asks to close.
  */
 export const Applied: Story = {
@@ -57,7 +60,10 @@ export const Applied: Story = {
     const facts = section(drawer, 'Delivery');
     await expect(facts).toHaveTextContent('2026-11-20 11:59:00');
     await expect(facts).toHaveTextContent('Applied');
-    await expect(facts).toHaveTextContent('ada@example.com');
+    await expect(within(facts).getByRole('link', { name: 'ada@example.com' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/\/customers\/ada%40example\.com$/),
+    );
     await expect(section(drawer, 'What it changed')).toHaveTextContent('access.grant');
     const payload = within(drawer).getByRole('region', { name: 'Payload' });
     await expect(payload).toHaveTextContent('"event_name": "subscription_created"');

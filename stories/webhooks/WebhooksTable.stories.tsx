@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { WebhooksTable } from '../../src/components/WebhooksTable';
 import { WEBHOOK_ROWS, makeWebhookRows, toDelivery } from '../../tests/msw/fixtures-webhooks';
+import { withRouter } from '../support/withRouter';
 
 const DELIVERIES = WEBHOOK_ROWS.map(toDelivery);
 const MANY = makeWebhookRows(300).map(toDelivery);
@@ -21,6 +22,7 @@ const COLUMN_HEADERS = [
 const meta = {
   title: 'Webhooks/WebhooksTable',
   component: WebhooksTable,
+  decorators: [withRouter],
   args: {
     rows: { status: 'ready', data: DELIVERIES },
     rowCount: DELIVERIES.length,
@@ -33,7 +35,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Twelve deliveries, newest first: every outcome badge, both providers; View opens one. */
+/** Twelve deliveries, newest first: every outcome badge, both providers, emails linking to their customer; View opens one. */
 export const Ready: Story = {
   play: async ({ canvas, args }) => {
     const table = canvas.getByRole('table', { name: 'Webhook deliveries' });
@@ -48,6 +50,11 @@ export const Ready: Story = {
     }
     await expect(within(table).getByText('Refused (signature)')).toBeVisible();
     const first = DELIVERIES[0]!;
+    // Each email leads to its customer's page.
+    await expect(within(table).getAllByRole('link', { name: first.email! })[0]).toHaveAttribute(
+      'href',
+      expect.stringMatching(/\/customers\/[^/]+%40/),
+    );
     await userEvent.click(
       within(table).getByRole('button', { name: `View delivery ${first.id} (${first.event})` }),
     );
@@ -92,7 +99,13 @@ export const LongText: Story = {
   play: async ({ canvas }) => {
     const row = canvas.getAllByRole('row')[1]!;
     await expect(row).toHaveTextContent(/held it for more than thirty seconds/);
-    await expect(row).toHaveTextContent('maximiliane.fitzgerald-montgomery');
+    const email = within(row).getByRole('link', {
+      name: 'maximiliane.fitzgerald-montgomery@customer-success.example.com',
+    });
+    await expect(email).toHaveAttribute(
+      'title',
+      'maximiliane.fitzgerald-montgomery@customer-success.example.com',
+    );
   },
 };
 

@@ -8,6 +8,7 @@ import {
   toDelivery,
   toDeliveryDetail,
 } from '../../tests/msw/fixtures-webhooks';
+import { withRouter } from '../support/withRouter';
 
 const PAGE: WebhookDeliveriesPage = {
   rows: WEBHOOK_ROWS.map(toDelivery),
@@ -25,6 +26,7 @@ const FILTERS = { provider: '', outcome: '', event: '', email: '', from: '', to:
 const meta = {
   title: 'Webhooks/WebhooksView',
   component: WebhooksView,
+  decorators: [withRouter],
   args: {
     list: { status: 'ready', data: PAGE },
     query: { page: 1, pageSize: 50, sort: { key: 'received_at', direction: 'desc' } },

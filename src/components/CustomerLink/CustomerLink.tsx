@@ -17,7 +17,7 @@ export interface CustomerLinkProps {
 
 /**
  * A link to one customer's page (docs/api.md "Customers"), wherever an email is shown: Users,
- * Subscriptions, the drawer, ISR events and log contexts. Pure.
+ * Subscriptions, the drawer, ISR events, log contexts and webhook deliveries. Pure.
  */
 export function CustomerLink({
   email,

@@ -14,6 +14,7 @@ import {
 import { Badge } from '../Badge';
 import { Banner } from '../Banner';
 import { Button } from '../Button';
+import { CustomerLink } from '../CustomerLink';
 import { DetailList, type DetailItem } from '../DetailList';
 import { DrawerFrame } from '../DrawerFrame';
 import { JsonBlock } from '../JsonBlock';
@@ -74,7 +75,7 @@ function summaryItems(d: WebhookDeliveryDetail): DetailItem[] {
     },
     { label: 'HTTP answered', value: d.httpStatus || null, kind: 'number' },
     { label: 'Error or reason', value: d.error },
-    { label: 'Email', value: d.email },
+    { label: 'Email', value: d.email ? <CustomerLink email={d.email} /> : null },
     { label: 'Subscription ID', value: d.subscriptionId, kind: 'code' },
     { label: 'Body size', value: formatBytes(d.bodySize), kind: 'number' },
     {

@@ -9,6 +9,7 @@ import {
 } from '../../domain/webhooks';
 import { Badge } from '../Badge';
 import { Button } from '../Button';
+import { CustomerLink } from '../CustomerLink';
 import {
   DataTable,
   actionsColumn,
@@ -57,7 +58,12 @@ export const WEBHOOKS_COLUMNS: readonly DataTableColumn<
     { width: '170px' },
   ),
   textColumn('http_status', 'HTTP', (d) => d.httpStatus || null, { width: '72px', align: 'end' }),
-  textColumn('email', 'Email', (d) => d.email, { width: '230px' }),
+  {
+    id: 'email',
+    header: 'Email',
+    width: '230px',
+    cell: (d) => (d.email ? <CustomerLink email={d.email} isTruncated /> : DASH),
+  },
   {
     id: 'error',
     header: 'Error or reason',
