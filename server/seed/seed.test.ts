@@ -64,6 +64,8 @@ const SCHEDULED_COLUMNS = new Set([
   'revenue_customers_monthly.month',
   // The month a scheduled ends_at falls in ('end' rows of the overview's month counts).
   'subscription_months.month',
+  // The day a scheduled ends_at or period end falls on (the dashboard's days-left roll-up).
+  'stats_access_days.end_day',
 ]);
 
 /**

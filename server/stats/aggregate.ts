@@ -1,22 +1,19 @@
 /**
  * The expensive parts of the dashboard figures (GET /stats, GET /status; specification §2
- * Dashboard, §3 Stats and Admin stats) as short statements.
+ * Dashboard, §3 Stats and Admin stats) as short statements over roll-ups and small index ranges.
  *
- * On the embedded database (PGlite: one connection, statements run one at a time) one long
- * aggregate would make every other request wait for it. So each figure reads a covering index
- * (migration 013; index-only scans, never the wide subscription rows) or a roll-up, and the two
- * that must visit every subscription read it in slices of ids (`STATS_SLICE_IDS` per statement),
- * so another request's query waits at most one slice. The figures are exactly those of one
- * statement over the whole table (server/stats/stats.equivalence.test.ts), except that slices are
- * not one snapshot: a write between two slices can land in the figures or not, as if the whole
- * statement had run a moment earlier or later (writes invalidate the cached figures anyway,
- * server/stats/cache.ts).
+ * Current access and the days left split into sums that do not depend on the instant, kept per
+ * (status, currency, cadence) and per (status, day of the end) by migration 023, plus at most a
+ * day of ends, the cancelled subscriptions still paid for, and the subscriptions whose member's
+ * scheduled expiry overrides their own end, each read from a covering index (the decomposition is
+ * in the migration's header). The figures are exactly those of one statement over every
+ * subscription (server/stats/stats.equivalence.test.ts). The statements are separate reads, not
+ * one snapshot: a write committed between two of them can land in the figures or not, as if the
+ * whole computation had run a moment earlier or later (writes invalidate the cached figures
+ * anyway, server/stats/cache.ts).
  */
 import type { Queryable } from '../db/types';
-import { activeAccessCondition, type Cadence } from '../vocabulary';
-
-/** Ids per slice statement: small enough that a slice is a short wait for the request behind it (bench/server-stats.ts). */
-export const STATS_SLICE_IDS = 20_000;
+import { ACCESS_STATUSES, activeAccessCondition, type Cadence } from '../vocabulary';
 
 /**
  * Current access of one (currency, cadence): count and Σ amount_cents (null amounts count 0), and
@@ -40,20 +37,6 @@ export interface AccessFigures {
   remainingMicros: bigint;
 }
 
-/** Half-open id ranges [lo, hi) of at most `size` ids covering lo..hi (inclusive); [] when empty. */
-export function idSlices(
-  lo: number | null,
-  hi: number | null,
-  size = STATS_SLICE_IDS,
-): Array<[number, number]> {
-  if (lo == null || hi == null || !Number.isFinite(lo) || !Number.isFinite(hi) || hi < lo) {
-    return [];
-  }
-  const slices: Array<[number, number]> = [];
-  for (let start = lo; start <= hi; start += size) slices.push([start, start + size]);
-  return slices;
-}
-
 /** A non-negative decimal string with up to 6 fraction digits (PostgreSQL numeric seconds) → microseconds. */
 export function secondsToMicros(text: string | null): bigint {
   if (text == null || text === '') return 0n;
@@ -66,68 +49,115 @@ export function secondsToMicros(text: string | null): bigint {
   return BigInt(m[1] ?? '0') * 1_000_000n + BigInt(fraction.slice(0, 6));
 }
 
-async function bounds(db: Queryable, sql: string): Promise<Array<[number, number]>> {
-  const r = await db.query<{ lo: number | null; hi: number | null }>(sql);
-  const row = r.rows[0];
-  return idSlices(row?.lo == null ? null : Number(row.lo), row?.hi == null ? null : Number(row.hi));
+/** A whole number of microseconds written as a PostgreSQL numeric (e.g. "1795000000000000" or "…000.000000") → bigint. */
+function wholeMicros(text: string | null): bigint {
+  if (text == null || text === '') return 0n;
+  const m = /^(-?\d+)(?:\.0*)?$/.exec(text.trim());
+  if (!m) throw new Error(`stats: cannot read microseconds "${text}"`);
+  return BigInt(m[1] ?? '0');
 }
 
+type Row = Record<string, string | number | null>;
+const num = (v: string | number | null | undefined): number => (v == null ? 0 : Number(v));
+
 /**
- * Current access at `now` (activeAccessCondition) per (currency, cadence), and the days-left
- * sums: the end of a subscription is its member's earliest scheduled expiry (members active with
- * expires_at), else its ends_at, else its current period end; an end in the past counts 0 days.
- * One statement per slice of subscription ids (index-only over subscriptions_stats_slice_idx and
- * members_stats_expiry_idx). The days left are summed as intervals (integer days and
- * microseconds: exact, and ~10× cheaper per row on PGlite than numeric epoch arithmetic), and
- * turned into seconds once per slice. Rejects when the database fails.
+ * Current access at `now` (activeAccessCondition of server/vocabulary.ts) per (currency, cadence),
+ * and the days-left sums: the end of a subscription is its member's earliest scheduled expiry
+ * (members active with expires_at), else its ends_at, else its current period end; an end in the
+ * past counts 0 days. Five short statements (migration 023). Days left are summed as intervals or
+ * microseconds, exactly. Rejects when the database fails.
  */
 export async function activeAccessFigures(db: Queryable, now: Date): Promise<AccessFigures> {
   const nowIso = now.toISOString();
-  const slices = await bounds(db, 'SELECT min(id) AS lo, max(id) AS hi FROM subscriptions');
+  const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const today = new Date(dayStart).toISOString().slice(0, 10);
+  const tomorrow = new Date(dayStart + 86_400_000).toISOString();
+  const nowMicros = BigInt(now.getTime()) * 1000n;
+  const statuses = [...ACCESS_STATUSES];
+
+  // The statuses that grant access on their own, from the roll-up.
+  const own = await db.query<Row>(
+    `SELECT currency, cadence, sum(n)::bigint AS n, sum(amount_cents)::bigint AS sum_cents,
+            COALESCE(sum(amount_cents) FILTER (WHERE status <> 'trialing'), 0)::bigint AS recurring_cents,
+            sum(dated)::bigint AS dated
+       FROM stats_access_groups WHERE status = ANY($1::text[])
+      GROUP BY currency, cadence HAVING sum(n) > 0`,
+    [statuses],
+  );
+  // Their own ends after today, whole days at a time …
+  const later = await db.query<Row>(
+    `SELECT COALESCE(sum(n), 0)::bigint AS n, COALESCE(sum(end_micros), 0)::text AS micros
+       FROM stats_access_days WHERE status = ANY($1::text[]) AND end_day > $2::date`,
+    [statuses, today],
+  );
+  // … and later today.
+  const todayRest = await db.query<Row>(
+    `SELECT extract(epoch FROM sum(COALESCE(ends_at, current_period_end) - $1::timestamptz))::text AS secs
+       FROM subscriptions
+      WHERE COALESCE(ends_at, current_period_end) > $1::timestamptz
+        AND COALESCE(ends_at, current_period_end) < $2::timestamptz
+        AND status = ANY($3::text[])`,
+    [nowIso, tomorrow, statuses],
+  );
+  // Cancelled but paid until a future ends_at (the rest of activeAccessCondition); their own end
+  // is that ends_at.
+  const cancelled = await db.query<Row>(
+    `SELECT currency, cadence, count(*)::int AS n, COALESCE(sum(amount_cents), 0)::bigint AS sum_cents,
+            extract(epoch FROM sum(ends_at - $1::timestamptz))::text AS secs
+       FROM subscriptions WHERE status = 'cancelled' AND ends_at > $1::timestamptz
+      GROUP BY currency, cadence`,
+    [nowIso],
+  );
+  // Where a member's scheduled expiry overrides the own end of a subscription with access: its
+  // days instead of the own end's. One index probe per such subscription (OFFSET 0 keeps the
+  // probe from being flattened into a join the planner may run as a scan of every subscription:
+  // it over-estimates the members by assuming status and expiry independent).
+  const overridden = await db.query<Row>(
+    `SELECT count(*) FILTER (WHERE s.end_at IS NULL)::int AS newly_dated,
+            extract(epoch FROM sum(m.expires_at - $1::timestamptz) FILTER (WHERE m.expires_at > $1::timestamptz))::text AS member_secs,
+            extract(epoch FROM sum(s.end_at - $1::timestamptz) FILTER (WHERE s.end_at > $1::timestamptz))::text AS own_secs
+       FROM (SELECT subscription_id, min(expires_at) AS expires_at FROM members
+              WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL
+              GROUP BY subscription_id) m
+      CROSS JOIN LATERAL (SELECT COALESCE(s.ends_at, s.current_period_end) AS end_at FROM subscriptions s
+                           WHERE s.id = m.subscription_id AND ${activeAccessCondition('s', '$1')}
+                          OFFSET 0) s`,
+    [nowIso],
+  );
+
   const groups = new Map<string, AccessGroup>();
+  const add = (currency: string, cadence: Cadence, n: number, sum: number, recurring: number) => {
+    const key = `${currency}\u0000${cadence}`;
+    const g = groups.get(key) ?? { currency, cadence, n: 0, sum_cents: 0, recurring_cents: 0 };
+    g.n += n;
+    g.sum_cents += sum;
+    g.recurring_cents += recurring;
+    groups.set(key, g);
+  };
   let dated = 0;
-  let remainingMicros = 0n;
-  for (const [lo, hi] of slices) {
-    const r = await db.query<{
-      currency: string;
-      cadence: Cadence;
-      n: number;
-      sum_cents: string | number | null;
-      recurring_cents: string | number | null;
-      dated: number;
-      secs: string | null;
-    }>(
-      `SELECT s.currency, s.cadence, count(*)::int AS n, sum(s.amount_cents)::bigint AS sum_cents,
-              sum(s.amount_cents) FILTER (WHERE s.status <> 'trialing')::bigint AS recurring_cents,
-              count(e.end_at)::int AS dated,
-              extract(epoch FROM sum(e.end_at - $1::timestamptz) FILTER (WHERE e.end_at > $1))::text AS secs
-         FROM subscriptions s
-         LEFT JOIN (SELECT subscription_id, min(expires_at) AS expires_at FROM members
-                     WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL
-                       AND subscription_id >= $2 AND subscription_id < $3
-                     GROUP BY subscription_id) m ON m.subscription_id = s.id
-        CROSS JOIN LATERAL (SELECT COALESCE(m.expires_at, s.ends_at, s.current_period_end) AS end_at) e
-        WHERE s.id >= $2 AND s.id < $3 AND ${activeAccessCondition('s', '$1')}
-        GROUP BY s.currency, s.cadence`,
-      [nowIso, lo, hi],
+  for (const r of own.rows) {
+    add(
+      String(r.currency),
+      r.cadence as Cadence,
+      num(r.n),
+      num(r.sum_cents),
+      num(r.recurring_cents),
     );
-    for (const row of r.rows) {
-      const key = `${row.currency}\u0000${row.cadence}`;
-      const g = groups.get(key) ?? {
-        currency: row.currency,
-        cadence: row.cadence,
-        n: 0,
-        sum_cents: 0,
-        recurring_cents: 0,
-      };
-      g.n += row.n;
-      g.sum_cents += row.sum_cents == null ? 0 : Number(row.sum_cents);
-      g.recurring_cents += row.recurring_cents == null ? 0 : Number(row.recurring_cents);
-      groups.set(key, g);
-      dated += row.dated;
-      remainingMicros += secondsToMicros(row.secs);
-    }
+    dated += num(r.dated);
   }
+  let remainingMicros =
+    wholeMicros(later.rows[0]?.micros as string | null) - BigInt(num(later.rows[0]?.n)) * nowMicros;
+  remainingMicros += secondsToMicros((todayRest.rows[0]?.secs as string | null) ?? null);
+  for (const r of cancelled.rows) {
+    // A cancelled subscription is never a trial: all of it is recurring.
+    add(String(r.currency), r.cadence as Cadence, num(r.n), num(r.sum_cents), num(r.sum_cents));
+    dated += num(r.n);
+    remainingMicros += secondsToMicros((r.secs as string | null) ?? null);
+  }
+  const o = overridden.rows[0];
+  dated += num(o?.newly_dated);
+  remainingMicros += secondsToMicros((o?.member_secs as string | null) ?? null);
+  remainingMicros -= secondsToMicros((o?.own_secs as string | null) ?? null);
   const sorted = [...groups.values()].sort(
     (a, b) => a.currency.localeCompare(b.currency) || a.cadence.localeCompare(b.cadence),
   );
@@ -142,24 +172,14 @@ export function averageDaysRemaining(f: Pick<AccessFigures, 'dated' | 'remaining
 }
 
 /**
- * Customers that ever subscribed (distinct customer_id of subscriptions): one index-only count per
- * slice of customer ids (the slices are disjoint, so their counts add up). Rejects on failure.
+ * Customers that ever subscribed (distinct customer_id of subscriptions), kept by migration 023's
+ * triggers. Rejects on failure.
  */
 export async function subscriberCount(db: Queryable): Promise<number> {
-  const slices = await bounds(
-    db,
-    'SELECT min(customer_id) AS lo, max(customer_id) AS hi FROM subscriptions',
+  const r = await db.query<{ n: string | number }>(
+    `SELECT n FROM stats_totals WHERE name = 'subscribed_customers'`,
   );
-  let total = 0;
-  for (const [lo, hi] of slices) {
-    const r = await db.query<{ n: number }>(
-      `SELECT count(DISTINCT customer_id)::int AS n FROM subscriptions
-        WHERE customer_id >= $1 AND customer_id < $2`,
-      [lo, hi],
-    );
-    total += r.rows[0]?.n ?? 0;
-  }
-  return total;
+  return num(r.rows[0]?.n ?? 0);
 }
 
 /**

@@ -90,8 +90,8 @@ export function monthlyRecurringCents(
 }
 
 async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string>): Promise<Core> {
-  // Current access per (currency, cadence) and the days left, in short slice statements
-  // (./aggregate.ts): the same figures as one statement over every subscription.
+  // Current access per (currency, cadence) and the days left, from migration 023's roll-ups and
+  // small index ranges (./aggregate.ts): the same figures as one statement over every subscription.
   const access = await activeAccessFigures(db, now);
   let activeMonthly = 0;
   let activeYearly = 0;
