@@ -168,9 +168,29 @@ describe('seconds', () => {
 
 describe('roll-ups after writes (migration 023)', () => {
   const config = testConfig({ fxRates: { USD: 1, EUR: 1.08, GBP: 1.27, JPY: 0.0067 } });
+  /** Days left summed exactly over every subscription with access, as one plain statement. */
+  const directDaysLeft = async (at: Date) => {
+    const r = await db.query<{ dated: number; secs: string | null }>(
+      `SELECT count(e.end_at)::int AS dated,
+              extract(epoch FROM sum(e.end_at - $1::timestamptz) FILTER (WHERE e.end_at > $1::timestamptz))::text AS secs
+         FROM subscriptions s
+         LEFT JOIN (SELECT subscription_id, min(expires_at) AS expires_at FROM members
+                     WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL
+                     GROUP BY subscription_id) m ON m.subscription_id = s.id
+        CROSS JOIN LATERAL (SELECT COALESCE(m.expires_at, s.ends_at, s.current_period_end) AS end_at) e
+        WHERE ${activeAccessCondition('s', '$1')}`,
+      [at.toISOString()],
+    );
+    return { dated: r.rows[0]!.dated, remainingMicros: secondsToMicros(r.rows[0]!.secs) };
+  };
   const expectExact = async (at: Date) => {
     expect(await computeDashboardStats(db, config, at)).toEqual(
       await referenceDashboardStats(db, config, at),
+    );
+    // The rounded average can hide a few hours; the sums behind it cannot.
+    const f = await activeAccessFigures(db, at);
+    expect({ dated: f.dated, remainingMicros: f.remainingMicros }).toEqual(
+      await directDaysLeft(at),
     );
   };
   /** The roll-ups as stored (rows that came to nothing left out) and as rebuilt from scratch. */
@@ -313,6 +333,22 @@ describe('roll-ups after writes (migration 023)', () => {
       })
       .catch(() => undefined);
     expect((await db.query('SELECT 1 FROM stats_pending')).rows).toHaveLength(0);
+    await expectExact(NOW);
+
+    // A renewal that moves a period end by an hour within its day.
+    const sameDay = (
+      await db.query<{ id: number }>(
+        `SELECT id FROM subscriptions WHERE status = 'active' AND ends_at IS NULL
+            AND current_period_end > $1::timestamptz + interval '2 days'
+            AND extract(hour FROM current_period_end AT TIME ZONE 'UTC') < 20
+          ORDER BY id LIMIT 1`,
+        [NOW.toISOString()],
+      )
+    ).rows[0]!.id;
+    await db.query(
+      `UPDATE subscriptions SET current_period_end = current_period_end + interval '1 hour' WHERE id = $1`,
+      [sameDay],
+    );
     await expectExact(NOW);
 
     const incremental = await snapshot();

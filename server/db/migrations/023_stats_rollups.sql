@@ -129,14 +129,21 @@ CREATE TRIGGER subscriptions_stats_update
   EXECUTE FUNCTION stats_subscription_trigger();
 
 -- Folds this transaction's pending deltas (the only ones it can see) at commit, one upsert per
--- key, in key order so two commits take the roll-up rows in the same order.
+-- key, in key order so two commits take the roll-up rows in the same order. A key whose deltas
+-- cancel out is not written: a renewal moves its subscription from one end day to another and
+-- leaves its (status, currency, cadence) row, which every renewal shares, alone.
 CREATE FUNCTION stats_fold() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- The first of the commit's firings folds every row; the others stop here.
+  IF NOT EXISTS (SELECT 1 FROM stats_pending) THEN
+    RETURN NULL;
+  END IF;
   WITH d AS (DELETE FROM stats_pending RETURNING *),
   g AS (
     INSERT INTO stats_access_groups AS t (status, currency, cadence, n, amount_cents, dated)
       SELECT status, currency, cadence, sum(n), sum(amount_cents), sum(dated)
-        FROM d WHERE kind = 'access' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+        FROM d WHERE kind = 'access' GROUP BY 1, 2, 3
+      HAVING sum(n) <> 0 OR sum(amount_cents) <> 0 OR sum(dated) <> 0 ORDER BY 1, 2, 3
       ON CONFLICT ON CONSTRAINT stats_access_groups_pkey
       DO UPDATE SET n = t.n + EXCLUDED.n, amount_cents = t.amount_cents + EXCLUDED.amount_cents,
                     dated = t.dated + EXCLUDED.dated
@@ -144,7 +151,8 @@ BEGIN
   days AS (
     INSERT INTO stats_access_days AS t (status, end_day, n, end_micros)
       SELECT status, end_day, sum(n), sum(end_micros)
-        FROM d WHERE kind = 'access' AND end_day IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2
+        FROM d WHERE kind = 'access' AND end_day IS NOT NULL GROUP BY 1, 2
+      HAVING sum(n) <> 0 OR sum(end_micros) <> 0 ORDER BY 1, 2
       ON CONFLICT ON CONSTRAINT stats_access_days_pkey
       DO UPDATE SET n = t.n + EXCLUDED.n, end_micros = t.end_micros + EXCLUDED.end_micros
   )
