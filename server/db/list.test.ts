@@ -88,7 +88,9 @@ describe('pagedListSql', () => {
       unfilteredPage: (l: string, o: string) => `SELECT 1 AS id, 2 AS k0 LIMIT ${l} OFFSET ${o}`,
     };
     const { sql } = pagedListSql(spec);
-    expect(sql).toContain(`(SELECT n FROM row_counts WHERE table_name = 'members')::int`);
+    expect(sql).toContain(
+      `(SELECT COALESCE(sum(n), 0) FROM row_counts WHERE table_name = 'members')::int`,
+    );
     expect(sql).toContain('SELECT 1 AS id, 2 AS k0 LIMIT $1::int OFFSET $2::int');
   });
 });

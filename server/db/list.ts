@@ -127,11 +127,12 @@ export function totalPagesOf(total: number, pageSize: number): number {
 }
 
 /**
- * Scalar SQL reading the exact row count of `table` kept by the row_counts triggers (migration
- * 003): O(1) instead of count(*) over the whole table. `table` must be one of ROW_COUNTED_TABLES.
+ * Scalar SQL reading the exact row count of `table` kept by the row_counts triggers (migrations
+ * 003 and 026: one slot per database connection, summed): O(1) instead of count(*) over the whole
+ * table. `table` must be one of ROW_COUNTED_TABLES.
  */
 export function rowCountSql(table: RowCountedTable): string {
-  return `(SELECT n FROM row_counts WHERE table_name = '${table}')::int`;
+  return `(SELECT COALESCE(sum(n), 0) FROM row_counts WHERE table_name = '${table}')::int`;
 }
 
 /** Tables whose row count migration 003 keeps in row_counts. */

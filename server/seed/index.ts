@@ -220,8 +220,10 @@ export async function seedDemoData(
     // The MRR history was copied as spans (./revenue.ts); its movements and roll-ups follow (015).
     await tx.query('SELECT revenue_rebuild()');
     // The row_counts triggers (003) were off too: recount the two counted tables once.
-    await tx.exec(`UPDATE row_counts SET n = (SELECT count(*) FROM subscriptions) WHERE table_name = 'subscriptions';
-                   UPDATE row_counts SET n = (SELECT count(*) FROM members) WHERE table_name = 'members';`);
+    await tx.exec(`DELETE FROM row_counts WHERE table_name IN ('subscriptions', 'members');
+                   INSERT INTO row_counts (table_name, slot, n)
+                     VALUES ('subscriptions', 0, (SELECT count(*) FROM subscriptions)),
+                            ('members', 0, (SELECT count(*) FROM members));`);
     // The forum side of the recent access changes (./forum.ts), for the customer page.
     await seedForumJobs(tx, opts.now);
     const logs = gen.logs(SEED_LOG_ROWS);

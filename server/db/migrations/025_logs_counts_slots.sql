@@ -11,7 +11,8 @@ ALTER TABLE logs_level_counts ADD COLUMN slot SMALLINT NOT NULL DEFAULT 0;
 ALTER TABLE logs_level_counts DROP CONSTRAINT logs_level_counts_pkey;
 ALTER TABLE logs_level_counts ADD PRIMARY KEY (level, slot);
 
-CREATE FUNCTION logs_counts_slot() RETURNS SMALLINT LANGUAGE sql STABLE AS $$
+-- The counter slot of this database connection, for every counter split this way.
+CREATE FUNCTION counter_slot() RETURNS SMALLINT LANGUAGE sql STABLE AS $$
   SELECT (pg_backend_pid() % 64)::smallint
 $$;
 
@@ -19,7 +20,7 @@ $$;
 CREATE FUNCTION logs_counts_add(p_levels TEXT[], p_deltas BIGINT[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO logs_level_counts AS c (level, slot, n)
-    SELECT x.level, logs_counts_slot(), sum(x.delta)
+    SELECT x.level, counter_slot(), sum(x.delta)
       FROM unnest(p_levels, p_deltas) AS x(level, delta)
      GROUP BY x.level HAVING sum(x.delta) <> 0 ORDER BY x.level
     ON CONFLICT (level, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
