@@ -11,20 +11,26 @@ ALTER TABLE row_counts DROP CONSTRAINT row_counts_pkey;
 ALTER TABLE row_counts DROP CONSTRAINT row_counts_n_check;
 ALTER TABLE row_counts ADD PRIMARY KEY (table_name, slot);
 
+-- Adds `delta` rows of `p_table` to this connection's slot.
+CREATE FUNCTION row_counts_add(p_table TEXT, p_delta BIGINT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_delta <> 0 THEN
+    INSERT INTO row_counts AS c (table_name, slot, n) VALUES (p_table, counter_slot(), p_delta)
+      ON CONFLICT (table_name, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
+  END IF;
+END
+$$;
+
 CREATE OR REPLACE FUNCTION row_counts_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO row_counts AS c (table_name, slot, n)
-    SELECT TG_TABLE_NAME, counter_slot(), count(*) FROM new_rows HAVING count(*) > 0
-    ON CONFLICT (table_name, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
+  PERFORM row_counts_add(TG_TABLE_NAME, (SELECT count(*) FROM new_rows));
   RETURN NULL;
 END
 $$;
 
 CREATE OR REPLACE FUNCTION row_counts_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO row_counts AS c (table_name, slot, n)
-    SELECT TG_TABLE_NAME, counter_slot(), -count(*) FROM old_rows HAVING count(*) > 0
-    ON CONFLICT (table_name, slot) DO UPDATE SET n = c.n + EXCLUDED.n;
+  PERFORM row_counts_add(TG_TABLE_NAME, -(SELECT count(*) FROM old_rows));
   RETURN NULL;
 END
 $$;
