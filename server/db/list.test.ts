@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDb, resetDb } from '../testing/app';
 import {
   containsPattern,
+  listCountSql,
   pagedList,
   pagedListSql,
   rowCountSql,
@@ -32,6 +33,41 @@ describe('Where', () => {
 
   it('refuses a placeholder count that does not match the values', () => {
     expect(() => new Where().add('a = ? AND b = ?', 1)).toThrow(/2 placeholders but 1 values/);
+    expect(() => new Where().keep('a = ? AND b = ?', 'a = ?', [1])).toThrow(
+      /2 placeholders but 1 values/,
+    );
+    expect(() => new Where().keep('a = ?', 'a = ? AND b = ?', [1])).toThrow(
+      /2 placeholders but 1 values/,
+    );
+  });
+
+  it('keeps conditions the kept counts answer, sharing their placeholders with the list', () => {
+    const w = new Where()
+      .keep('s.provider = ?', 'provider = ?', ['clickbank'])
+      .keep(`m.mg_status = 'active' AND m.expires_at > ?`, `mg_status = 'active' AND dated`, [7], {
+        sign: -1,
+        sql: 'm.expires_at <= ?',
+      });
+    expect(w.kept).toBe(true);
+    expect(w.sql).toBe(`WHERE s.provider = $1 AND m.mg_status = 'active' AND m.expires_at > $2`);
+    expect(w.keptConditions).toBe(`provider = $1 AND mg_status = 'active' AND dated`);
+    expect(w.keptCorrection).toEqual({
+      sign: -1,
+      conditions: 's.provider = $1 AND m.expires_at <= $2',
+    });
+    expect(w.params).toEqual(['clickbank', 7]);
+    expect(w.add('x = ?', 1).kept).toBe(false);
+    expect(() => w.keep('y', 'y', [], { sign: 1, sql: 'z' })).toThrow(/one correction/);
+  });
+
+  it('is kept and has no correction with no condition', () => {
+    const w = new Where();
+    expect([w.kept, w.conditions, w.keptConditions, w.keptCorrection]).toEqual([
+      true,
+      'true',
+      'true',
+      null,
+    ]);
   });
 });
 
@@ -85,13 +121,32 @@ describe('pagedListSql', () => {
     const spec = {
       ...base(new Where()),
       unfilteredTotal: rowCountSql('members'),
-      unfilteredPage: (l: string, o: string) => `SELECT 1 AS id, 2 AS k0 LIMIT ${l} OFFSET ${o}`,
+      indexPage: (l: string, o: string, c: string) =>
+        `SELECT 1 AS id, 2 AS k0 WHERE ${c} LIMIT ${l} OFFSET ${o}`,
     };
     const { sql } = pagedListSql(spec);
     expect(sql).toContain(
       `(SELECT COALESCE(sum(n), 0) FROM row_counts WHERE table_name = 'members')::int`,
     );
-    expect(sql).toContain('SELECT 1 AS id, 2 AS k0 LIMIT $1::int OFFSET $2::int');
+    expect(sql).toContain('SELECT 1 AS id, 2 AS k0 WHERE true LIMIT $1::int OFFSET $2::int');
+  });
+
+  it('with kept filters sums the kept counts and chooses between walking and cutting', () => {
+    const keptSpec = (where: Where) => ({ ...base(where), keptTotal: listCountSql('users') });
+    const kept = pagedListSql(keptSpec(new Where().keep('i.kind = ?', 'status = ?', ['a'])));
+    expect(kept.params).toEqual(['a', 10, 20]);
+    expect(kept.sql).toContain(
+      `(SELECT COALESCE(sum(n), 0) FROM list_filter_counts WHERE list = 'users' AND status = $1)`,
+    );
+    expect(kept.sql).toContain('WHERE i.kind = $1\n        ORDER BY i.rank DESC, i.id DESC');
+    expect(kept.sql).toContain('ORDER BY f.k0 DESC, f.id DESC');
+    expect(kept.sql).toMatch(/t\.total::bigint \* t\.total >= \d+ \* \(\$2::int \+ \$3::int\)/);
+    // Any other condition counts its matches; without keptTotal, so do kept conditions.
+    const mixed = new Where().keep('i.kind = ?', 'status = ?', ['a']).add('i.rank > ?', 3);
+    expect(pagedListSql(keptSpec(mixed)).sql).not.toContain('list_filter_counts');
+    expect(
+      pagedListSql(base(new Where().keep('i.kind = ?', 'status = ?', ['a']))).sql,
+    ).not.toContain('list_filter_counts');
   });
 });
 
@@ -126,7 +181,12 @@ describe('pagedList on the database', () => {
     `);
   });
 
-  const spec = (where: Where, page: number, dir: 'asc' | 'desc' = 'desc'): PagedListSpec => ({
+  const spec = (
+    where: Where,
+    page: number,
+    dir: 'asc' | 'desc' = 'desc',
+    pageSize = 5,
+  ): PagedListSpec => ({
     from: 'members m',
     id: 'm.id',
     joins: { customer: 'JOIN customers c ON c.id = m.customer_id' },
@@ -136,13 +196,13 @@ describe('pagedList on the database', () => {
     columns: 'm.id AS row_id, c.email',
     hydrate: 'JOIN members m ON m.id = p.id JOIN customers c ON c.id = m.customer_id',
     page,
-    pageSize: 5,
+    pageSize,
   });
 
-  async function reference(filter: string, dir: 'ASC' | 'DESC', page: number) {
+  async function reference(filter: string, dir: 'ASC' | 'DESC', page: number, pageSize = 5) {
     const r = await db.query<{ row_id: number }>(
       `SELECT m.id AS row_id FROM members m JOIN customers c ON c.id = m.customer_id ${filter}
-        ORDER BY m.updated_at ${dir}, m.id ${dir} LIMIT 5 OFFSET ${(page - 1) * 5}`,
+        ORDER BY m.updated_at ${dir}, m.id ${dir} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
     );
     return r.rows.map((x) => Number(x.row_id));
   }
@@ -178,6 +238,45 @@ describe('pagedList on the database', () => {
       const got = await pagedList<{ row_id: number }>(recording(), spec(where(), page, 'asc'));
       expect(got.total).toBe(all);
       expect(got.rows.map((r) => Number(r.row_id))).toEqual(await reference(filter, 'ASC', page));
+    }
+  });
+
+  it('with kept filters, totals from the kept counts and walks or cuts the page to the same rows', async () => {
+    // 18 active and 5 cancelled members, none with a subscription: 23 rows in all, and with
+    // pages of 2 the active ones are walked off the sort index (18² ≥ 4 × 2 × 23), the cancelled
+    // ones cut from their matches (5² < 4 × 2 × 23), which the plan shows by what never runs.
+    const cases: Array<[string, number, number, 'walk' | 'cut']> = [
+      ['active', 2, 1, 'walk'],
+      ['active', 2, 9, 'cut'],
+      ['cancelled', 2, 1, 'cut'],
+      ['cancelled', 2, 3, 'cut'],
+      ['active', 5, 4, 'cut'],
+    ];
+    for (const [status, pageSize, page, branch] of cases) {
+      const s = {
+        ...spec(
+          new Where().keep('m.mg_status = ?', 'mg_status = ?', [status]),
+          page,
+          'asc',
+          pageSize,
+        ),
+        keptTotal: listCountSql('users'),
+      };
+      queries.length = 0;
+      const got = await pagedList<{ row_id: number }>(recording(), s);
+      expect(queries).toHaveLength(1);
+      expect(queries[0]).toContain('list_filter_counts');
+      expect(got.total).toBe(status === 'active' ? 18 : 5);
+      expect(got.rows.map((r) => Number(r.row_id))).toEqual(
+        await reference(`WHERE m.mg_status = '${status}'`, 'ASC', page, pageSize),
+      );
+      const { sql, params } = pagedListSql(s);
+      const plan = (
+        await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params)
+      ).rows.map((r) => r['QUERY PLAN']);
+      const cte = plan.findIndex((line) => line.trim().startsWith('CTE f'));
+      const cutRan = cte >= 0 && !plan[cte + 1]!.includes('never executed');
+      expect([status, page, cutRan ? 'cut' : 'walk']).toEqual([status, page, branch]);
     }
   });
 

@@ -33,7 +33,7 @@ import {
 } from '../access/detail';
 import { iso } from '../access/params';
 import { refreshSubscriptions, type RefreshOptions } from '../access/refresh';
-import { containsPattern, pagedList, rowCountSql, Where } from '../db/list';
+import { containsPattern, listCountSql, pagedList, rowCountSql, Where } from '../db/list';
 import { badRequest, notFound } from '../errors';
 import { parseJsonBody, validate } from '../http/body';
 import {
@@ -170,10 +170,11 @@ export async function listSubscriptions(
   if (v.row_id !== undefined) w.add('s.id = ?', v.row_id);
   if (v.email !== undefined)
     w.need('customer').add(`c.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
-  if (v.provider !== undefined) w.add('s.provider = ?', v.provider);
+  if (v.provider !== undefined) w.keep('s.provider = ?', 'provider = ?', [v.provider]);
   if (v.provider_id !== undefined) w.add('s.provider_id = ?', v.provider_id);
-  if (v.provider_status !== undefined) w.add('s.status = ANY(?::text[])', v.provider_status);
-  if (v.cadence !== undefined) w.add('s.cadence = ?', v.cadence);
+  if (v.provider_status !== undefined)
+    w.keep('s.status = ANY(?::text[])', 'status = ANY(?::text[])', [v.provider_status]);
+  if (v.cadence !== undefined) w.keep('s.cadence = ?', 'cadence = ?', [v.cadence]);
   for (const [prefix, column] of DATE_FILTERS) {
     const range = rangeOf(v, prefix);
     if (range.from) w.add(`${column} >= ?`, range.from);
@@ -192,6 +193,7 @@ export async function listSubscriptions(
     },
     where: w,
     unfilteredTotal: rowCountSql('subscriptions'),
+    keptTotal: listCountSql('subscriptions'),
     columns: `s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
             s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at`,
     hydrate: 'JOIN subscriptions s ON s.id = p.id JOIN customers c ON c.id = s.customer_id',

@@ -31,7 +31,7 @@ import {
   type AccessActionKind,
 } from '../access/actions';
 import { iso } from '../access/params';
-import { containsPattern, pagedList, rowCountSql, Where } from '../db/list';
+import { containsPattern, listCountSql, pagedList, rowCountSql, Where } from '../db/list';
 import { notFound } from '../errors';
 import { parseJsonBody, validate } from '../http/body';
 import {
@@ -137,20 +137,27 @@ const USER_JOINS = {
 };
 
 /**
- * The unfiltered page for a subscription column (`key`, SQL type `type`): the union of members
- * with a subscription, read in that column's index order (ties: subscription id, then row_id),
- * and members without one (null key: last ascending, first descending), each cut at
- * LIMIT + OFFSET, so the sort indexes of 002_list_indexes.sql serve it (a LEFT JOIN could not).
+ * The page for a subscription column (`key`, SQL type `type`) of the unfiltered list or of the
+ * kept-count filters (`conditions` over m and s, 'true' when unfiltered): the union of matching
+ * members with a subscription, read in that column's index order (ties: subscription id, then
+ * row_id), and matching members without one (null key: last ascending, first descending), each
+ * cut at LIMIT + OFFSET, so the sort indexes of 002_list_indexes.sql serve it (a LEFT JOIN could not).
  */
 function subscriptionSortPage(key: string, type: string, dir: 'ASC' | 'DESC') {
-  return (limit: string, offset: string) => `SELECT id, k0, k1 FROM (
+  return (limit: string, offset: string, conditions: string) => `SELECT id, k0, k1 FROM (
       (SELECT m.id, ${key} AS k0, s.id AS k1 FROM subscriptions s JOIN members m ON m.subscription_id = s.id
+        WHERE ${conditions}
         ORDER BY ${key} ${dir}, s.id ${dir}, m.id ${dir} LIMIT (${limit} + ${offset}))
       UNION ALL
-      (SELECT m.id, NULL::${type} AS k0, NULL::bigint AS k1 FROM members m WHERE m.subscription_id IS NULL
+      (SELECT m.id, NULL::${type} AS k0, NULL::bigint AS k1
+         FROM members m LEFT JOIN subscriptions s ON s.id = m.subscription_id
+        WHERE m.subscription_id IS NULL AND ${conditions}
         ORDER BY m.id ${dir} LIMIT (${limit} + ${offset}))) u
     ORDER BY k0 ${dir}, k1 ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
 }
+
+/** Active members whose expiry is at or before '?' (now), as members_active_expiry_idx reads them. */
+const ACTIVE_EXPIRED = `(CASE WHEN m.mg_status = 'active' THEN m.expires_at END) <= ?`;
 
 /** The query string of GET /users (docs/api.md "Users"); unknown parameters are ignored. */
 export const usersListQuery = z
@@ -186,15 +193,31 @@ export async function listUsers(
   if (v.row_id !== undefined) w.add('m.id = ?', v.row_id);
   if (v.email !== undefined)
     w.need('customer').add(`c.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
-  if (v.provider !== undefined) w.need('subscription').add('s.provider = ?', v.provider);
+  if (v.provider !== undefined)
+    w.need('subscription').keep('s.provider = ?', 'provider = ?', [v.provider]);
   if (v.provider_id !== undefined) w.need('subscription').add('s.provider_id = ?', v.provider_id);
   if (v.provider_status !== undefined)
-    w.need('subscription').add('s.status = ANY(?::text[])', v.provider_status);
-  if (v.mg_status === 'cancelled') w.add(`m.mg_status = 'cancelled'`);
-  else if (v.mg_status === 'scheduled') w.add(`m.mg_status = 'active' AND m.expires_at > ?`, now);
+    w.need('subscription').keep('s.status = ANY(?::text[])', 'status = ANY(?::text[])', [
+      v.provider_status,
+    ]);
+  // The kept counts split members by whether expires_at is set; the filters that depend on now
+  // correct them by the active members whose expiry has passed (the expiry job revokes them, so
+  // they are few), in the form members_active_expiry_idx of migration 027 indexes.
+  if (v.mg_status === 'cancelled') w.keep(`m.mg_status = 'cancelled'`, `mg_status = 'cancelled'`);
+  else if (v.mg_status === 'scheduled')
+    w.keep(`m.mg_status = 'active' AND m.expires_at > ?`, `mg_status = 'active' AND dated`, [now], {
+      sign: -1,
+      sql: ACTIVE_EXPIRED,
+    });
   else if (v.mg_status === 'active')
-    w.add(`m.mg_status = 'active' AND (m.expires_at IS NULL OR m.expires_at <= ?)`, now);
-  if (v.cadence !== undefined) w.need('subscription').add('s.cadence = ?', v.cadence);
+    w.keep(
+      `m.mg_status = 'active' AND (m.expires_at IS NULL OR m.expires_at <= ?)`,
+      `mg_status = 'active' AND NOT dated`,
+      [now],
+      { sign: 1, sql: ACTIVE_EXPIRED },
+    );
+  if (v.cadence !== undefined)
+    w.need('subscription').keep('s.cadence = ?', 'cadence = ?', [v.cadence]);
   const start = rangeOf(v, 'start');
   if (start.from) w.need('subscription').add('s.start_date >= ?', start.from);
   if (start.toExclusive) w.need('subscription').add('s.start_date < ?', start.toExclusive);
@@ -217,7 +240,8 @@ export async function listUsers(
     },
     where: w,
     unfilteredTotal: rowCountSql('members'),
-    unfilteredPage:
+    keptTotal: listCountSql('users'),
+    indexPage:
       subType === undefined
         ? undefined
         : subscriptionSortPage(SORT_SQL[key], subType, dir === 'desc' ? 'DESC' : 'ASC'),

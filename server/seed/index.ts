@@ -214,6 +214,8 @@ export async function seedDemoData(
     await tx.query('SELECT subscription_months_rebuild()');
     // The dashboard figures' roll-ups (023), off for the COPY too.
     await tx.query('SELECT stats_rebuild()');
+    // The list filters' kept counts (027), off for the COPY too.
+    await tx.query('SELECT list_filter_counts_rebuild()');
     // The ISR roll-ups' statement triggers (006) were off for the COPY too.
     await tx.query('SELECT isr_rollup_rebuild()');
     await tx.query('SELECT isr_subid_rebuild()');
