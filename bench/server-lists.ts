@@ -91,6 +91,15 @@ async function main(): Promise<void> {
       'users: start range + cadence',
       '/users?start_from=2026-01-01&start_to=2026-03-31&cadence=yearly',
     ],
+    // Broad filters (a quarter to three quarters of the rows): totals from kept counts (027).
+    ['users: provider=clickbank', '/users?provider=clickbank'],
+    ['users: cadence=monthly, sort email', '/users?cadence=monthly&sort=email'],
+    ['users: mg_status=active, sort expiry', '/users?mg_status=active&sort=expires_at'],
+    [
+      'users: cancelled + lemonsqueezy, -start',
+      '/users?mg_status=cancelled&provider=lemonsqueezy&sort=-start_date',
+    ],
+    ['users: scheduled + lemonsqueezy', '/users?mg_status=scheduled&provider=lemonsqueezy'],
     ['users: deep page 1000', '/users?page=1000&pageSize=50'],
     ...USER_SORT_KEYS.flatMap((k): [string, string][] => [
       [`users: sort ${k}`, `/users?sort=${k}`],
@@ -102,6 +111,12 @@ async function main(): Promise<void> {
     ['subs: provider+status', '/subscriptions?provider=clickbank&provider_status=cancelled'],
     ['subs: renew range', '/subscriptions?renew_from=2026-12-01&renew_to=2026-12-07'],
     ['subs: expire range', '/subscriptions?expire_from=2026-11-01&expire_to=2026-11-30'],
+    [
+      'subs: provider=lemonsqueezy, start',
+      '/subscriptions?provider=lemonsqueezy&sortKey=start_date&sortDir=asc',
+    ],
+    ['subs: cadence=yearly, sort email', '/subscriptions?cadence=yearly&sortKey=email&sortDir=asc'],
+    ['subs: active, page 5 x 100', '/subscriptions?provider_status=active&page=5&pageSize=100'],
     ['subs: deep page 400 x 200', '/subscriptions?page=400&pageSize=200'],
     ...SUBSCRIPTION_SORT_KEYS.flatMap((k): [string, string][] => [
       [`subs: sort ${k} asc`, `/subscriptions?sortKey=${k}&sortDir=asc`],
