@@ -138,9 +138,14 @@ describe('pagedListSql', () => {
     expect(kept.sql).toContain(
       `(SELECT COALESCE(sum(n), 0) FROM list_filter_counts WHERE list = 'users' AND status = $1)`,
     );
-    expect(kept.sql).toContain('WHERE i.kind = $1\n        ORDER BY i.rank DESC, i.id DESC');
+    // The walk reads the unfiltered order and keeps the matches; the cut orders every match.
+    expect(kept.sql).toContain(
+      'ORDER BY i.rank DESC, i.id DESC LIMIT (SELECT t.walk_rows FROM t) OFFSET 0',
+    );
+    expect(kept.sql).toContain('JOIN items i ON i.id = pre.id');
+    expect(kept.sql).toContain('WHERE i.kind = $1');
     expect(kept.sql).toContain('ORDER BY f.k0 DESC, f.id DESC');
-    expect(kept.sql).toMatch(/t\.total::bigint \* t\.total >= \d+ \* \(\$2::int \+ \$3::int\)/);
+    expect(kept.sql).toMatch(/x\.total::bigint \* x\.total >= \d+ \* \(\$2::int \+ \$3::int\)/);
     // Any other condition counts its matches; without keptTotal, so do kept conditions.
     const mixed = new Where().keep('i.kind = ?', 'status = ?', ['a']).add('i.rank > ?', 3);
     expect(pagedListSql(keptSpec(mixed)).sql).not.toContain('list_filter_counts');
@@ -241,6 +246,21 @@ describe('pagedList on the database', () => {
     }
   });
 
+  /** The plan's branch for `s`: 'walk' when the matches were never all read (f never ran), else 'cut'. */
+  async function branchOf(s: PagedListSpec): Promise<'walk' | 'cut'> {
+    const { sql, params } = pagedListSql(s);
+    const plan = (
+      await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params)
+    ).rows.map((r) => r['QUERY PLAN']);
+    const cte = plan.findIndex((line) => line.trim() === 'CTE f');
+    expect(cte).toBeGreaterThan(0);
+    return plan[cte + 1]!.includes('never executed') ? 'walk' : 'cut';
+  }
+  const keptSpec = (status: string, page: number, pageSize: number): PagedListSpec => ({
+    ...spec(new Where().keep('m.mg_status = ?', 'mg_status = ?', [status]), page, 'asc', pageSize),
+    keptTotal: listCountSql('users'),
+  });
+
   it('with kept filters, totals from the kept counts and walks or cuts the page to the same rows', async () => {
     // 18 active and 5 cancelled members, none with a subscription: 23 rows in all, and with
     // pages of 2 the active ones are walked off the sort index (18² ≥ 4 × 2 × 23), the cancelled
@@ -253,15 +273,7 @@ describe('pagedList on the database', () => {
       ['active', 5, 4, 'cut'],
     ];
     for (const [status, pageSize, page, branch] of cases) {
-      const s = {
-        ...spec(
-          new Where().keep('m.mg_status = ?', 'mg_status = ?', [status]),
-          page,
-          'asc',
-          pageSize,
-        ),
-        keptTotal: listCountSql('users'),
-      };
+      const s = keptSpec(status, page, pageSize);
       queries.length = 0;
       const got = await pagedList<{ row_id: number }>(recording(), s);
       expect(queries).toHaveLength(1);
@@ -270,13 +282,32 @@ describe('pagedList on the database', () => {
       expect(got.rows.map((r) => Number(r.row_id))).toEqual(
         await reference(`WHERE m.mg_status = '${status}'`, 'ASC', page, pageSize),
       );
-      const { sql, params } = pagedListSql(s);
-      const plan = (
-        await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params)
-      ).rows.map((r) => r['QUERY PLAN']);
-      const cte = plan.findIndex((line) => line.trim().startsWith('CTE f'));
-      const cutRan = cte >= 0 && !plan[cte + 1]!.includes('never executed');
-      expect([status, page, cutRan ? 'cut' : 'walk']).toEqual([status, page, branch]);
+      expect([status, page, await branchOf(s)]).toEqual([status, page, branch]);
+    }
+  });
+
+  it('with kept filters that correlate with the sort, cuts the page when the walk finds too few', async () => {
+    // The 14 cancelled members are the 14 updated last. For page 1 a walk of the first
+    // ceil(4 × 1 × 23 / 14) = 7 rows in update order finds none of them, so the page is cut from
+    // the matches; for page 2 the walk of 14 rows finds 5, enough; pages 14 and 15 (past the end)
+    // want too much of the matches to walk at all.
+    await db.exec(`UPDATE members SET mg_status = CASE WHEN id > 9 THEN 'cancelled' ELSE 'active' END,
+                     updated_at = '2026-11-01T00:00:00Z'::timestamptz + id * interval '1 hour'`);
+    const cases: Array<[number, number[], 'walk' | 'cut']> = [
+      [1, [10], 'cut'],
+      [2, [11], 'walk'],
+      [14, [23], 'cut'],
+      [15, [], 'cut'],
+    ];
+    for (const [page, rows, branch] of cases) {
+      const s = keptSpec('cancelled', page, 1);
+      const got = await pagedList<{ row_id: number }>(recording(), s);
+      expect(got.total).toBe(14);
+      expect([page, got.rows.map((r) => Number(r.row_id)), await branchOf(s)]).toEqual([
+        page,
+        rows,
+        branch,
+      ]);
     }
   });
 

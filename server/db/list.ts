@@ -30,9 +30,13 @@
  * 3. Kept totals: when every filter came through `Where.keep` (the broad ones: a provider, a
  *    status, a cadence, matching up to every other row) and the spec has `keptTotal`, the total
  *    is a sum over kept counts (migration 027), so half a million matches are not counted on
- *    every page. When the matches are many (total² ≥ (offset + limit) × all rows) the page is a
- *    plain ORDER BY … LIMIT read off the sort index, skipping the rows that do not match;
- *    otherwise it is cut from the matches as in 4.
+ *    every page. When the matches are many (total² ≥ 4 × (offset + limit) × all rows), a sample
+ *    of the unfiltered list's first rows (four times what the page needs if the matches were
+ *    spread evenly) is read in order: if it holds the page, that is the page; if it holds enough
+ *    matches that reading on takes under a quarter of the rows the cut reads, the page is read
+ *    in sort order skipping the rows that do not match; else (a filter that correlates with the
+ *    sort: cancelled members sorted by provider status, whose first rows are all active) the
+ *    page is cut from the matches as in 4, having spent at most the sample.
  * 4. With other filters, every match (id and keys) is computed once in a MATERIALIZED CTE, counted
  *    and the page cut from it, so a filter that correlates with the sort never walks a whole index.
  * 5. Only the page's rows are joined with their columns (`hydrate`), so deep pages stay cheap.
@@ -226,11 +230,13 @@ export const ROW_COUNTED_TABLES = ['subscriptions', 'members'] as const;
 export type RowCountedTable = (typeof ROW_COUNTED_TABLES)[number];
 
 /**
- * How many rows walked off a sort index cost as much as one match cut from the filter's own
- * index (module doc, 3), measured at 1M customers on PostgreSQL 15 (bench/README.md, "Kept list
- * totals"): filters matching 1.3% of the rows are cut from their matches faster (Users sorted by
- * email: 129 ms against 352 ms walked), filters matching 2–3% are walked faster (Users scheduled
- * with a provider: 19 ms against 97 ms; scheduled by start date, page 3: 77 ms against 355 ms).
+ * The sample of a kept-total page (module doc, 3) reads WALK_FACTOR times the rows the page needs
+ * if its matches were spread evenly, and is only tried when that is at most the number of
+ * matches (total² ≥ WALK_FACTOR × (offset + limit) × all rows): beyond, cutting the page from the
+ * matches reads fewer rows. At 1M customers on PostgreSQL 15 (bench/README.md, "Kept list
+ * totals") filters matching 1.3% of the rows were cut faster than walked (Users sorted by email:
+ * 129 ms against 352 ms) and filters matching 2–3% walked faster (scheduled members of one
+ * provider: 19 ms against 97 ms).
  */
 const WALK_FACTOR = 4;
 
@@ -255,16 +261,28 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
   const rows = `SELECT ${hydrateKeys}, ${spec.columns} FROM p ${spec.hydrate}`;
   const finish = `SELECT t.total, r.* FROM t LEFT JOIN (${rows}) r ON true ORDER BY ${order('r._')}`;
 
-  const plainPage = (filters: boolean) =>
+  const filterJoins = Object.entries(spec.joins ?? {})
+    .filter(([name]) => where.needs(name))
+    .map(([, sql]) => ` ${sql}`)
+    .join('');
+  /** The unfiltered list's first rows in order: `id, k0, …`, LIMIT `lim` OFFSET `off`. */
+  const unfilteredPage = (lim: string, off: string) =>
     spec.indexPage
-      ? spec.indexPage(limit, offset, where.conditions)
-      : `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(filters)} ${where.sql}
+      ? spec.indexPage(lim, off, 'true')
+      : `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(false)}
+        ORDER BY ${[...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ')} LIMIT ${lim} OFFSET ${off}`;
+  const matches = `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}`;
+  const cut = `SELECT * FROM f ORDER BY ${order('f.')} LIMIT ${limit} OFFSET ${offset}`;
+  /** The matches' page read in sort order, the non-matching rows skipped (no bound on how many). */
+  const filteredPage = spec.indexPage
+    ? spec.indexPage(limit, offset, where.conditions)
+    : `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}
         ORDER BY ${[...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ')} LIMIT ${limit} OFFSET ${offset}`;
 
   let sql: string;
   if (where.empty) {
     const total = spec.unfilteredTotal ?? `(SELECT count(*)::int FROM ${spec.from})`;
-    sql = `WITH p AS (${plainPage(false)}),
+    sql = `WITH p AS (${unfilteredPage(limit, offset)}),
      t AS (SELECT ${total} AS total)
 ${finish}`;
   } else if (where.kept && spec.keptTotal) {
@@ -273,22 +291,44 @@ ${finish}`;
       ? ` ${c.sign > 0 ? '+' : '-'} (SELECT count(*) FROM ${spec.from}${joinsFor(true)} WHERE ${c.conditions})`
       : '';
     const all = spec.unfilteredTotal ?? `(SELECT count(*) FROM ${spec.from})`;
-    // Walking the sort index reads about (offset + limit) × all / total rows and probes the
-    // filter's joins for each, often in parallel workers that run ahead of the page; cutting the
-    // page from the matches reads total rows off the filter's own indexes. The walk wins when
-    // total² ≥ WALK_FACTOR × (offset + limit) × all. The branch not taken is a one-time filter
-    // that is never executed (nor is f, when nothing reads it).
-    const walk = `(SELECT t.total::bigint * t.total >= ${WALK_FACTOR} * (${limit} + ${offset})::bigint * t.all_rows FROM t)`;
-    sql = `WITH t AS MATERIALIZED (SELECT (${spec.keptTotal(where.keptConditions)}${correction})::int AS total,
-                             (${all})::bigint AS all_rows),
-     f AS MATERIALIZED (SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}),
-     p AS (SELECT * FROM (${plainPage(true)}) w WHERE ${walk}
+    const wanted = `(${limit} + ${offset})`;
+    // The sample reads the unfiltered list's first walk_rows rows in order (WALK_FACTOR times
+    // what the page needs if the matches were spread evenly, never more than the matches) and
+    // keeps the matching ones. When it holds the page (or every row), those are the page's rows.
+    // When it holds fewer, but enough that, at the density it found, reading on to the page
+    // takes under a quarter of the rows the cut reads, the page is read in sort order, skipping
+    // the rows that do not match. Else (a filter that correlates with the sort: cancelled members
+    // sorted by provider status, whose first rows are all active) the page is cut from all the
+    // matches (f). The branches not taken are one-time filters that never run, and f is never
+    // computed when nothing reads it.
+    sql = `WITH x AS MATERIALIZED (
+       SELECT (${spec.keptTotal(where.keptConditions)}${correction})::int AS total, (${all})::bigint AS all_rows),
+     t AS MATERIALIZED (
+       SELECT x.total, x.all_rows,
+              CASE WHEN x.total::bigint * x.total >= ${WALK_FACTOR} * ${wanted}::bigint * x.all_rows
+                   THEN LEAST(x.all_rows, ceil(${WALK_FACTOR} * ${wanted}::numeric * x.all_rows / NULLIF(x.total, 0)))::bigint
+                   ELSE 0 END AS walk_rows
+         FROM x),
+     walked AS MATERIALIZED (
+       SELECT pre.* FROM (${unfilteredPage('(SELECT t.walk_rows FROM t)', '0')}) pre
+         JOIN ${spec.from} ON ${spec.id} = pre.id${filterJoins}
+        WHERE ${where.conditions}
+        ORDER BY ${order('pre.')} LIMIT ${wanted}),
+     found AS MATERIALIZED (
+       SELECT w.n >= ${wanted} OR t.walk_rows >= t.all_rows AS sample,
+              w.n < ${wanted} AND w.n > 0 AND ${wanted}::numeric * t.walk_rows / w.n <= t.total / 4.0 AS walk
+         FROM t, (SELECT count(*) AS n FROM walked) w),
+     f AS MATERIALIZED (${matches}),
+     p AS (SELECT * FROM (SELECT * FROM walked ORDER BY ${order('walked.')} LIMIT ${limit} OFFSET ${offset}) w
+            WHERE (SELECT sample FROM found)
            UNION ALL
-           SELECT * FROM (SELECT * FROM f ORDER BY ${order('f.')} LIMIT ${limit} OFFSET ${offset}) c WHERE NOT ${walk})
+           SELECT * FROM (${filteredPage}) k WHERE (SELECT walk FROM found)
+           UNION ALL
+           SELECT * FROM (${cut}) c WHERE NOT (SELECT sample OR walk FROM found))
 ${finish}`;
   } else {
-    sql = `WITH f AS MATERIALIZED (SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}),
-     p AS (SELECT * FROM f ORDER BY ${order('f.')} LIMIT ${limit} OFFSET ${offset}),
+    sql = `WITH f AS MATERIALIZED (${matches}),
+     p AS (${cut}),
      t AS (SELECT count(*)::int AS total FROM f)
 ${finish}`;
   }
