@@ -6,9 +6,13 @@
  *   message:'Providers not configured: nothing to refresh'}; nothing is called.
  * - LemonSqueezy key set → pages through `GET /v1/subscriptions?page[number]=N&page[size]=100`
  *   (JSON:API, `Authorization: Bearer <key>`) and, for each subscription already stored, updates
- *   status, current_period_end (renews_at), ends_at, payload (the whole object) and updated_at in
- *   one transaction. Subscriptions not stored yet are counted as skipped: creating customers is
- *   the webhooks' job. A provider error answers {ok:false, refreshed:0, message} and writes nothing.
+ *   status, current_period_end (renews_at), ends_at, payload (the whole object) and updated_at,
+ *   each subscription in a transaction of its own: a status change locks the members that point
+ *   at the subscription (migration 027), and one transaction over thousands of subscriptions
+ *   would hold those locks, and its subscriptions', while webhooks, access actions and the expiry
+ *   job wait for them or deadlock with it. Subscriptions not stored yet are counted as skipped:
+ *   creating customers is the webhooks' job. A provider error answers {ok:false, refreshed:0,
+ *   message} and writes nothing.
  * - ClickBank: orders arrive by Instant Notification; there is no list-all call to refresh from,
  *   so the answer says so.
  */
@@ -109,31 +113,28 @@ export async function refreshSubscriptions(
   }
 
   const now = deps.now();
-  const refreshed = await deps.db.transaction(async (tx) => {
-    let n = 0;
-    for (const s of fetched) {
-      const status = typeof s.attributes.status === 'string' ? s.attributes.status : null;
-      if (status === null) continue;
-      const r = await tx.query(
-        `UPDATE subscriptions SET status = $1, current_period_end = $2, ends_at = $3, payload = $4, updated_at = $5
+  let refreshed = 0;
+  for (const s of fetched) {
+    const status = typeof s.attributes.status === 'string' ? s.attributes.status : null;
+    if (status === null) continue;
+    const r = await deps.db.query(
+      `UPDATE subscriptions SET status = $1, current_period_end = $2, ends_at = $3, payload = $4, updated_at = $5
           WHERE provider = 'lemonsqueezy' AND provider_id = $6`,
-        [
-          status,
-          toDate(s.attributes.renews_at),
-          toDate(s.attributes.ends_at),
-          JSON.stringify(s),
-          now,
-          s.id,
-        ],
-      );
-      n += r.affectedRows ?? 0;
-    }
-    await insertLog(tx, now, 'info', 'subscriptions.refresh', {
-      provider: 'lemonsqueezy',
-      fetched: fetched.length,
-      refreshed: n,
-    });
-    return n;
+      [
+        status,
+        toDate(s.attributes.renews_at),
+        toDate(s.attributes.ends_at),
+        JSON.stringify(s),
+        now,
+        s.id,
+      ],
+    );
+    refreshed += r.affectedRows ?? 0;
+  }
+  await insertLog(deps.db, now, 'info', 'subscriptions.refresh', {
+    provider: 'lemonsqueezy',
+    fetched: fetched.length,
+    refreshed,
   });
   // Provider refreshes emit no live event: drop the cached dashboard figures (server/stats/cache.ts).
   if (refreshed > 0) await invalidateStatsCache(deps);

@@ -26,8 +26,10 @@
 --   subscription as committed without a lock: a subscription change that started first holds
 --   the member's lock, so the member change waits for it; one that starts later waits for the
 --   member change, then moves the member as committed.
--- Every writer locks a subscription before its member (the webhooks lock the subscription, then
--- the member; access actions and the expiry job lock members only), so the waits cannot deadlock.
+-- No wait can close a cycle: a transaction that changes subscriptions changes one customer's
+-- (a webhook or a reconciliation fix, under that customer's lock, subscription before member; the
+-- provider refresh commits each subscription on its own), so it waits for at most that customer's
+-- member, and access actions and the expiry job lock members only.
 
 CREATE TABLE list_filter_counts (
   list       TEXT NOT NULL CHECK (list IN ('subscriptions', 'users')),
