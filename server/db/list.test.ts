@@ -246,15 +246,25 @@ describe('pagedList on the database', () => {
     }
   });
 
-  /** The plan's branch for `s`: 'walk' when the matches were never all read (f never ran), else 'cut'. */
-  async function branchOf(s: PagedListSpec): Promise<'walk' | 'cut'> {
+  /**
+   * The branch that answered `s`, from its plan: the UNION ALL's arm that returned rows (1 the
+   * sample, 2 the walk, 3 the cut); for an empty page, the cut when the matches were computed.
+   */
+  async function branchOf(s: PagedListSpec): Promise<'sample' | 'walk' | 'cut'> {
     const { sql, params } = pagedListSql(s);
     const plan = (
       await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, params)
     ).rows.map((r) => r['QUERY PLAN']);
+    const arms = plan
+      .map((line) => /Subquery Scan on "\*SELECT\* (\d)".*?rows=(\d+)/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [Number(m[1]), Number(m[2])] as const);
+    expect(arms.map(([arm]) => arm)).toEqual([1, 2, 3]);
+    const taken = arms.find(([, rows]) => rows > 0)?.[0];
+    if (taken !== undefined) return (['sample', 'walk', 'cut'] as const)[taken - 1]!;
     const cte = plan.findIndex((line) => line.trim() === 'CTE f');
     expect(cte).toBeGreaterThan(0);
-    return plan[cte + 1]!.includes('never executed') ? 'walk' : 'cut';
+    return plan[cte + 1]!.includes('never executed') ? 'sample' : 'cut';
   }
   const keptSpec = (status: string, page: number, pageSize: number): PagedListSpec => ({
     ...spec(new Where().keep('m.mg_status = ?', 'mg_status = ?', [status]), page, 'asc', pageSize),
@@ -263,10 +273,10 @@ describe('pagedList on the database', () => {
 
   it('with kept filters, totals from the kept counts and walks or cuts the page to the same rows', async () => {
     // 18 active and 5 cancelled members, none with a subscription: 23 rows in all, and with
-    // pages of 2 the active ones are walked off the sort index (18² ≥ 4 × 2 × 23), the cancelled
-    // ones cut from their matches (5² < 4 × 2 × 23), which the plan shows by what never runs.
-    const cases: Array<[string, number, number, 'walk' | 'cut']> = [
-      ['active', 2, 1, 'walk'],
+    // pages of 2 the active ones are read from a sample of the sort order (18² ≥ 4 × 2 × 23), the
+    // cancelled ones cut from their matches (5² < 4 × 2 × 23), as the plan shows.
+    const cases: Array<[string, number, number, 'sample' | 'cut']> = [
+      ['active', 2, 1, 'sample'],
       ['active', 2, 9, 'cut'],
       ['cancelled', 2, 1, 'cut'],
       ['cancelled', 2, 3, 'cut'],
@@ -289,13 +299,13 @@ describe('pagedList on the database', () => {
   it('with kept filters that correlate with the sort, cuts the page when the walk finds too few', async () => {
     // The 14 cancelled members are the 14 updated last. For page 1 a walk of the first
     // ceil(4 × 1 × 23 / 14) = 7 rows in update order finds none of them, so the page is cut from
-    // the matches; for page 2 the walk of 14 rows finds 5, enough; pages 14 and 15 (past the end)
-    // want too much of the matches to walk at all.
+    // the matches; for page 2 the sample of 14 rows finds 5, enough; pages 14 and 15 (past the
+    // end) want too much of the matches to sample at all.
     await db.exec(`UPDATE members SET mg_status = CASE WHEN id > 9 THEN 'cancelled' ELSE 'active' END,
                      updated_at = '2026-11-01T00:00:00Z'::timestamptz + id * interval '1 hour'`);
-    const cases: Array<[number, number[], 'walk' | 'cut']> = [
+    const cases: Array<[number, number[], 'sample' | 'cut']> = [
       [1, [10], 'cut'],
-      [2, [11], 'walk'],
+      [2, [11], 'sample'],
       [14, [23], 'cut'],
       [15, [], 'cut'],
     ];
@@ -308,6 +318,34 @@ describe('pagedList on the database', () => {
         rows,
         branch,
       ]);
+    }
+  });
+
+  it('with kept filters, walks on past a sample that holds part of the page', async () => {
+    // 400 members in update order; cancelled: number 5 and the even ones from 18, 193 in all.
+    // Pages of 2: the sample is the first ceil(4 × 2 × 400 / 193) = 17 rows, holding one match
+    // (5); at that density the walk reads 2 × 17 / 1 = 34 rows, under a quarter of 193, so the
+    // page is read in sort order: 5 and 18.
+    await resetDb(db);
+    await db.exec(`
+      INSERT INTO customers (email) SELECT 'walk' || g || '@example.com' FROM generate_series(1, 400) g;
+      INSERT INTO members (customer_id, mg_status, updated_at)
+        SELECT id, CASE WHEN id = 5 OR (id >= 18 AND id % 2 = 0) THEN 'cancelled' ELSE 'active' END,
+               '2026-11-01T00:00:00Z'::timestamptz + id * interval '1 minute'
+          FROM customers ORDER BY id;
+    `);
+    for (const [page, rows] of [
+      [1, [5, 18]],
+      [2, [20, 22]],
+    ] as const) {
+      const s = keptSpec('cancelled', page, 2);
+      const got = await pagedList<{ row_id: number }>(recording(), s);
+      expect(got.total).toBe(193);
+      expect(got.rows.map((r) => Number(r.row_id))).toEqual(rows);
+      expect(got.rows.map((r) => Number(r.row_id))).toEqual(
+        await reference(`WHERE m.mg_status = 'cancelled'`, 'ASC', page, 2),
+      );
+      expect([page, await branchOf(s)]).toEqual([page, page === 1 ? 'walk' : 'sample']);
     }
   });
 

@@ -216,8 +216,8 @@ export function rowCountSql(table: RowCountedTable): string {
 
 /**
  * PagedListSpec.keptTotal of the list `list`: the sum of the counts migration 027 keeps per
- * (provider, status, cadence, mg_status) that match the count-table conditions (Where.keep's
- * `kept` fragments over the columns provider, status, cadence and mg_status).
+ * (provider, status, cadence, mg_status, dated) that match the count-table conditions (Where.keep's
+ * `kept` fragments over those columns; dated: expires_at is set).
  */
 export function listCountSql(list: 'users' | 'subscriptions'): (keptConditions: string) => string {
   return (kept) =>
@@ -316,7 +316,8 @@ ${finish}`;
         ORDER BY ${order('pre.')} LIMIT ${wanted}),
      found AS MATERIALIZED (
        SELECT w.n >= ${wanted} OR t.walk_rows >= t.all_rows AS sample,
-              w.n < ${wanted} AND w.n > 0 AND ${wanted}::numeric * t.walk_rows / w.n <= t.total / 4.0 AS walk
+              CASE WHEN w.n > 0 AND w.n < ${wanted}
+                   THEN ${wanted}::numeric * t.walk_rows / w.n <= t.total / 4.0 ELSE false END AS walk
          FROM t, (SELECT count(*) AS n FROM walked) w),
      f AS MATERIALIZED (${matches}),
      p AS (SELECT * FROM (SELECT * FROM walked ORDER BY ${order('walked.')} LIMIT ${limit} OFFSET ${offset}) w
