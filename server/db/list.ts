@@ -265,24 +265,22 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
     .filter(([name]) => where.needs(name))
     .map(([, sql]) => ` ${sql}`)
     .join('');
-  /** The unfiltered list's first rows in order: `id, k0, …`, LIMIT `lim` OFFSET `off`. */
-  const unfilteredPage = (lim: string, off: string) =>
+  /**
+   * The list's rows in sort order, `id, k0, …`, LIMIT `lim` OFFSET `off`: all of them, or (with
+   * `filtered`) the matches, the other rows skipped as the sort index is read.
+   */
+  const orderedPage = (lim: string, off: string, filtered: boolean) =>
     spec.indexPage
-      ? spec.indexPage(lim, off, 'true')
-      : `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(false)}
+      ? spec.indexPage(lim, off, filtered ? where.conditions : 'true')
+      : `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(filtered)} ${filtered ? where.sql : ''}
         ORDER BY ${[...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ')} LIMIT ${lim} OFFSET ${off}`;
   const matches = `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}`;
   const cut = `SELECT * FROM f ORDER BY ${order('f.')} LIMIT ${limit} OFFSET ${offset}`;
-  /** The matches' page read in sort order, the non-matching rows skipped (no bound on how many). */
-  const filteredPage = spec.indexPage
-    ? spec.indexPage(limit, offset, where.conditions)
-    : `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}
-        ORDER BY ${[...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ')} LIMIT ${limit} OFFSET ${offset}`;
 
   let sql: string;
   if (where.empty) {
     const total = spec.unfilteredTotal ?? `(SELECT count(*)::int FROM ${spec.from})`;
-    sql = `WITH p AS (${unfilteredPage(limit, offset)}),
+    sql = `WITH p AS (${orderedPage(limit, offset, false)}),
      t AS (SELECT ${total} AS total)
 ${finish}`;
   } else if (where.kept && spec.keptTotal) {
@@ -310,7 +308,7 @@ ${finish}`;
                    ELSE 0 END AS walk_rows
          FROM x),
      walked AS MATERIALIZED (
-       SELECT pre.* FROM (${unfilteredPage('(SELECT t.walk_rows FROM t)', '0')}) pre
+       SELECT pre.* FROM (${orderedPage('(SELECT t.walk_rows FROM t)', '0', false)}) pre
          JOIN ${spec.from} ON ${spec.id} = pre.id${filterJoins}
         WHERE ${where.conditions}
         ORDER BY ${order('pre.')} LIMIT ${wanted}),
@@ -323,7 +321,7 @@ ${finish}`;
      p AS (SELECT * FROM (SELECT * FROM walked ORDER BY ${order('walked.')} LIMIT ${limit} OFFSET ${offset}) w
             WHERE (SELECT sample FROM found)
            UNION ALL
-           SELECT * FROM (${filteredPage}) k WHERE (SELECT walk FROM found)
+           SELECT * FROM (${orderedPage(limit, offset, true)}) k WHERE (SELECT walk FROM found)
            UNION ALL
            SELECT * FROM (${cut}) c WHERE NOT (SELECT sample OR walk FROM found))
 ${finish}`;
