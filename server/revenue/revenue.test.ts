@@ -321,6 +321,59 @@ describe('hand-built histories', () => {
     expect(may.ltv_cents).toBeGreaterThan(0);
   });
 
+  it('follows a customer of the start through a churn and a comeback, and not one churning at the start', async () => {
+    // Recurring on 1 February, churned on 10 February, back on 20 February, raised on 10 March:
+    // a customer of the start whose last streak began after it.
+    const again = await insertCustomer(db, 'again@example.com', 'again');
+    const first = await insertSubscription(db, {
+      customerId: again,
+      providerId: 'ag1',
+      startDate: '2026-01-05T10:00:00Z',
+      updatedAt: '2026-01-05T10:00:00Z',
+      amountCents: 800,
+    });
+    await change(
+      first,
+      `status = 'expired', ends_at = '2026-02-10T10:00:00Z'`,
+      '2026-02-10T10:00:00Z',
+    );
+    const second = await insertSubscription(db, {
+      customerId: again,
+      providerId: 'ag2',
+      startDate: '2026-02-20T10:00:00Z',
+      updatedAt: '2026-02-20T10:00:00Z',
+      amountCents: 1000,
+    });
+    await change(second, 'amount_cents = 1500', '2026-03-10T10:00:00Z');
+    // And churned again on 20 March: still one customer of the start churned.
+    await change(
+      second,
+      `status = 'expired', ends_at = '2026-03-20T10:00:00Z'`,
+      '2026-03-20T10:00:00Z',
+    );
+    // Churned at the very start of the range: not a customer of the start.
+    const edge = await insertSubscription(db, {
+      customerId: await insertCustomer(db, 'edge@example.com', 'edge'),
+      providerId: 'edge',
+      startDate: '2026-01-03T10:00:00Z',
+      updatedAt: '2026-01-03T10:00:00Z',
+      amountCents: 600,
+    });
+    await change(
+      edge,
+      `status = 'expired', ends_at = '2026-02-01T00:00:00Z'`,
+      '2026-02-01T00:00:00Z',
+    );
+
+    const segments = await storedSegments();
+    const q = { from: '2026-02-01', to: '2026-03-31', interval: 'day' };
+    const body = await expectMatchesReference(segments, q);
+    // Upgrade, downgrade and again; edge churned at the start's instant.
+    expect(body.customers_start).toBe(3);
+    expect(body.customers_churned).toBe(1);
+    await expectMatchesReference(segments, { ...q, plan: 'pro' });
+  });
+
   it('lists the subscriptions behind a bar', async () => {
     const list = await get<{ rows: Array<{ email: string; kind: string; delta_cents: number }> }>(
       '/metrics/revenue/movements/2026-03-01?interval=month&kind=expansion',

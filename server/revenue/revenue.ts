@@ -310,7 +310,11 @@ const recursAt = (a: string, p: string) =>
  * and the NRR numerator: MRR at the start + expansion − contraction − churn of the customers
  * recurring at the start (reactivations left out), in reporting cents. The counts come from
  * customersAt; one statement follows the movements of the customers of the start (none when
- * there are none), letting the planner probe their spans or hash them as the range's size asks.
+ * there are none). Without filters, the streak columns of migration 028 tell which customers
+ * recurred at the start, and only one whose streak began after it (a churn and a reactivation in
+ * between) has its spans probed; a customer of the start who churned has one churn movement in
+ * its streak covering the start, counted by its flip. Under filters the customers of the start
+ * are those with a matching span recurring then, which the planner probes or hashes.
  */
 async function customerFigures(
   deps: AppDeps,
@@ -328,9 +332,25 @@ async function customerFigures(
     const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
     const mf = filterSql(r, [...params], 'm');
     const sf = filterSql(r, params, 's');
+    const unfiltered =
+      mf.where.length === 0
+        ? // A churn at the start's very instant ends every span then: not recurring at the start.
+          `SELECT m.currency, sum(m.delta_twelfths)::text AS t,
+                  (-COALESCE(sum(m.flip) FILTER (WHERE m.kind_alone = 'churn' AND m.streak_from <= $1), 0))::int AS churned
+             FROM revenue_movements m
+            WHERE m.at >= $1 AND m.at < $2 AND m.kind_alone IN ('expansion', 'contraction', 'churn')
+              AND m.first_from <= $1 AND NOT (m.at = $1 AND m.kind_alone = 'churn')
+              -- One probe per movement that needs it (an EXISTS here may be planned as a hash
+              -- of every span recurring at the start, a third of the table, for a few rows).
+              AND (m.streak_from <= $1
+                   OR (SELECT true FROM revenue_spans s
+                        WHERE s.customer_id = m.customer_id AND ${recursAt('s', '$1')} LIMIT 1))
+            GROUP BY ROLLUP (m.currency)`
+        : null;
     // The movement filters reuse the span filters' parameters (same values, same order).
     const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
-      `WITH m0 AS MATERIALIZED (
+      unfiltered ??
+        `WITH m0 AS MATERIALIZED (
          SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
            FROM revenue_movements m
           WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
@@ -348,11 +368,14 @@ async function customerFigures(
       params,
     );
     for (const row of res.rows) {
-      if (row.currency == null) continue;
+      // The ROLLUP's total row (currency null) carries the count of customers churned.
+      if (row.currency == null) {
+        churned = row.churned;
+        continue;
+      }
       const g: Groups = new Map([[key(row.currency, 'monthly'), num(row.t)]]);
       numerator += exactCents(g, config, missing);
     }
-    churned = res.rows[0]?.churned ?? 0;
   }
   const end = r.endMs === r.fromMs ? customersStart : await customersAt(deps, r, r.endMs);
   return { start: customersStart, end, churned, nrrNumeratorCents: Math.round(numerator) };

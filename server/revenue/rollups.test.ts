@@ -2,7 +2,8 @@
  * The roll-ups of migration 018 (revenue_monthly, revenue_customers_daily,
  * revenue_customers_monthly) against plain recomputations: after every kind of write the trigger
  * sees, after a truncate, after revenue_rebuild(), and when the migration runs on a database that
- * already holds a history.
+ * already holds a history; and the streak columns of revenue_movements (migration 028) against
+ * the spans.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,8 +108,48 @@ function expectedCustomerChanges(all: Span[]) {
   return { daily: rows(daily), monthly: rows(monthly) };
 }
 
-/** Each roll-up as stored, and as recomputed plainly (movements by month; counts from spans). */
+/**
+ * The streak columns of migration 028 against the spans: a customer's streaks are its spans
+ * merged where one starts at or before another ends (it recurs throughout); a movement at t lies
+ * in the streak that starts at or before t and ends at or after it (there is one: streaks do not
+ * touch), first_from is the start of the first.
+ */
+async function expectStreaksInStep(): Promise<void> {
+  const streaks = new Map<number, Array<[number, number | null]>>();
+  for (const s of [...(await spans())].sort((a, b) => a.from - b.from)) {
+    const list = streaks.get(s.customer) ?? [];
+    const last = list.at(-1);
+    if (last && (last[1] === null || s.from <= last[1])) {
+      last[1] = last[1] === null || s.to === null ? null : Math.max(last[1], s.to);
+    } else list.push([s.from, s.to]);
+    streaks.set(s.customer, list);
+  }
+  const stored = await db.query<{
+    customer_id: string;
+    at: Date;
+    first_from: Date;
+    streak_from: Date;
+  }>('SELECT customer_id, at, first_from, streak_from FROM revenue_movements');
+  for (const m of stored.rows) {
+    const list = streaks.get(Number(m.customer_id)) ?? [];
+    const t = new Date(m.at).getTime();
+    const streak = list.find(([from, to]) => from <= t && (to === null || t <= to));
+    expect({
+      first: new Date(m.first_from).getTime(),
+      streak: new Date(m.streak_from).getTime(),
+    }).toEqual({
+      first: list[0]?.[0],
+      streak: streak?.[0],
+    });
+  }
+}
+
+/**
+ * Each roll-up as stored, and as recomputed plainly (movements by month; counts from spans), and
+ * the streak columns of the movements.
+ */
 async function expectRollupsInStep(): Promise<void> {
+  await expectStreaksInStep();
   const monthly = await db.query(
     `SELECT to_char(month, 'YYYY-MM-DD') AS month, provider, plan, cadence, currency, kind_alone, kind_net,
             paired, other_plan, other_cadence, delta_twelfths::text AS t, pieces
@@ -183,7 +224,7 @@ async function history(): Promise<number[]> {
   return [s1, s2, s3];
 }
 
-describe('revenue roll-ups of migration 018', () => {
+describe('revenue roll-ups of migration 018 and the streaks of 028', () => {
   it('follow inserts, updates, a move to another customer and a truncate', async () => {
     await resetDb(db);
     await history();
@@ -224,6 +265,12 @@ describe('revenue roll-ups of migration 018', () => {
       DROP FUNCTION revenue_customers_add(INTEGER, TEXT);
       DELETE FROM schema_migrations WHERE version = '018_revenue_rollups';`);
     expect(await migrate(db)).toEqual(['018_revenue_rollups']);
+    await expectRollupsInStep();
+    // And before 028: its columns filled from the movements already stored.
+    await db.exec(`
+      ALTER TABLE revenue_movements DROP COLUMN first_from, DROP COLUMN streak_from;
+      DELETE FROM schema_migrations WHERE version = '028_revenue_streaks';`);
+    expect(await migrate(db)).toEqual(['028_revenue_streaks']);
     await expectRollupsInStep();
     expect(
       (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM revenue_customers_daily'))
