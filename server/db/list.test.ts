@@ -146,6 +146,16 @@ describe('pagedListSql', () => {
     expect(kept.sql).toContain('WHERE i.kind = $1');
     expect(kept.sql).toContain('ORDER BY f.k0 DESC, f.id DESC');
     expect(kept.sql).toMatch(/x\.total::bigint \* x\.total >= \d+ \* \(\$2::int \+ \$3::int\)/);
+    // An index that reads the matches in sort order: the page is read off it, no sample.
+    const inIndex = pagedListSql({
+      ...keptSpec(new Where().keep('i.kind = ?', 'status = ?', ['a'])),
+      keptInSortIndex: true,
+    });
+    expect(inIndex.sql).toContain('list_filter_counts');
+    expect(inIndex.sql).not.toContain('walk_rows');
+    expect(inIndex.sql).toMatch(
+      /WHERE i\.kind = \$1\s+ORDER BY i\.rank DESC, i\.id DESC LIMIT \$2::int OFFSET \$3::int/,
+    );
     // Any other condition counts its matches; without keptTotal, so do kept conditions.
     const mixed = new Where().keep('i.kind = ?', 'status = ?', ['a']).add('i.rank > ?', 3);
     expect(pagedListSql(keptSpec(mixed)).sql).not.toContain('list_filter_counts');

@@ -36,7 +36,8 @@
  *    matches that reading on takes under a quarter of the rows the cut reads, the page is read
  *    in sort order skipping the rows that do not match; else (a filter that correlates with the
  *    sort: cancelled members sorted by provider status, whose first rows are all active) the
- *    page is cut from the matches as in 4, having spent at most the sample.
+ *    page is cut from the matches as in 4, having spent at most the sample. When the spec says
+ *    an index reads the matches in sort order (`keptInSortIndex`), the page is read off it.
  * 4. With other filters, every match (id and keys) is computed once in a MATERIALIZED CTE, counted
  *    and the page cut from it, so a filter that correlates with the sort never walks a whole index.
  * 5. Only the page's rows are joined with their columns (`hydrate`), so deep pages stay cheap.
@@ -184,6 +185,15 @@ export interface PagedListSpec {
    * the page's rows as columns `id, k0, k1, …` (the sort keys in order), in any order.
    */
   indexPage?: (limit: string, offset: string, conditions: string) => string;
+  /**
+   * True when an index reads the kept-count filters' matches in sort order (the filters are
+   * equalities or a range on its leading columns and the sort keys follow, e.g. members by
+   * (mg_status, expires_at, id) for an mg_status filter sorted by expiry): the page of a kept
+   * total is then read off it in order, with no sample (module doc, 3). Such a filter may
+   * correlate with the sort completely (active members sorted by expiry come after every dated
+   * one), which the sample would take for sparse matches and cut from all of them.
+   */
+  keptInSortIndex?: boolean;
   /** Columns of a page row (aliases as the caller wants them), read from the `hydrate` joins. */
   columns: string;
   /** Joins bringing the columns, keyed on the page id `p.id`, e.g. 'JOIN subscriptions s ON s.id = p.id'. */
@@ -276,6 +286,14 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
         ORDER BY ${[...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ')} LIMIT ${lim} OFFSET ${off}`;
   const matches = `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}`;
   const cut = `SELECT * FROM f ORDER BY ${order('f.')} LIMIT ${limit} OFFSET ${offset}`;
+  /** The total from kept counts, corrected by counting the rows of Where.keep's correction. */
+  const keptTotalOf = (keptTotal: (keptConditions: string) => string) => {
+    const c = where.keptCorrection;
+    const correction = c
+      ? ` ${c.sign > 0 ? '+' : '-'} (SELECT count(*) FROM ${spec.from}${joinsFor(true)} WHERE ${c.conditions})`
+      : '';
+    return `(${keptTotal(where.keptConditions)}${correction})::int`;
+  };
 
   let sql: string;
   if (where.empty) {
@@ -283,11 +301,11 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
     sql = `WITH p AS (${orderedPage(limit, offset, false)}),
      t AS (SELECT ${total} AS total)
 ${finish}`;
+  } else if (where.kept && spec.keptTotal && spec.keptInSortIndex) {
+    sql = `WITH p AS (${orderedPage(limit, offset, true)}),
+     t AS (SELECT ${keptTotalOf(spec.keptTotal)} AS total)
+${finish}`;
   } else if (where.kept && spec.keptTotal) {
-    const c = where.keptCorrection;
-    const correction = c
-      ? ` ${c.sign > 0 ? '+' : '-'} (SELECT count(*) FROM ${spec.from}${joinsFor(true)} WHERE ${c.conditions})`
-      : '';
     const all = spec.unfilteredTotal ?? `(SELECT count(*) FROM ${spec.from})`;
     const wanted = `(${limit} + ${offset})`;
     // The sample reads the unfiltered list's first walk_rows rows in order (WALK_FACTOR times
@@ -300,7 +318,7 @@ ${finish}`;
     // matches (f). The branches not taken are one-time filters that never run, and f is never
     // computed when nothing reads it.
     sql = `WITH x AS MATERIALIZED (
-       SELECT (${spec.keptTotal(where.keptConditions)}${correction})::int AS total, (${all})::bigint AS all_rows),
+       SELECT ${keptTotalOf(spec.keptTotal)} AS total, (${all})::bigint AS all_rows),
      t AS MATERIALIZED (
        SELECT x.total, x.all_rows,
               CASE WHEN x.total::bigint * x.total >= ${WALK_FACTOR} * ${wanted}::bigint * x.all_rows

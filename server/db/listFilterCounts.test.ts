@@ -216,6 +216,7 @@ describe('list totals and pages from kept counts', () => {
     ['-updated_at', 'm.updated_at DESC, m.id DESC'],
     ['email', 'c.email ASC, m.id ASC'],
     ['expires_at', 'm.expires_at ASC NULLS LAST, m.id ASC'],
+    ['-expires_at', 'm.expires_at DESC NULLS FIRST, m.id DESC'],
     ['-start_date', 's.start_date DESC NULLS FIRST, s.id DESC NULLS FIRST, m.id DESC'],
     ['provider_status', 's.status ASC NULLS LAST, s.id ASC NULLS LAST, m.id ASC'],
   ];

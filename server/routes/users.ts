@@ -159,6 +159,12 @@ function subscriptionSortPage(key: string, type: string, dir: 'ASC' | 'DESC') {
 /** Active members whose expiry is at or before '?' (now), as members_active_expiry_idx reads them. */
 const ACTIVE_EXPIRED = `(CASE WHEN m.mg_status = 'active' THEN m.expires_at END) <= ?`;
 
+/** True when the query's only filter is mg_status (paging and sort are not filters). */
+function onlyMgStatusFilter(v: UsersListQuery): boolean {
+  const notFilters = new Set(['page', 'pageSize', 'sort', 'mg_status']);
+  return Object.entries(v).every(([k, x]) => notFilters.has(k) || x === undefined);
+}
+
 /** The query string of GET /users (docs/api.md "Users"); unknown parameters are ignored. */
 export const usersListQuery = z
   .object({
@@ -241,6 +247,9 @@ export async function listUsers(
     where: w,
     unfilteredTotal: rowCountSql('members'),
     keptTotal: listCountSql('users'),
+    // members_status_expires_idx (mg_status, expires_at, id) reads an mg_status filter's members
+    // in expiry order: active ones (no future expiry) come after every dated member ascending.
+    keptInSortIndex: key === 'expires_at' && v.mg_status !== undefined && onlyMgStatusFilter(v),
     indexPage:
       subType === undefined
         ? undefined
