@@ -365,7 +365,29 @@ describe('hand-built histories', () => {
       '2026-02-01T00:00:00Z',
     );
 
+    // Churned at the start of ranges from 10 February (a streak of the start's month) and from
+    // today (the range's only, partial day).
+    for (const [name, start, end] of [
+      ['edge2', '2026-02-03T10:00:00Z', '2026-02-10T00:00:00Z'],
+      ['today', '2026-10-01T10:00:00Z', '2026-11-20T00:00:00Z'],
+    ] as const) {
+      const id = await insertSubscription(db, {
+        customerId: await insertCustomer(db, `${name}@example.com`, name),
+        providerId: name,
+        startDate: start,
+        updatedAt: start,
+        amountCents: 700,
+      });
+      await change(id, `status = 'expired', ends_at = '${end}'`, end);
+    }
+
     const segments = await storedSegments();
+    await expectMatchesReference(segments, {
+      from: '2026-02-10',
+      to: '2026-03-31',
+      interval: 'day',
+    });
+    await expectMatchesReference(segments, { from: '2026-11-20', interval: 'day' });
     const q = { from: '2026-02-01', to: '2026-03-31', interval: 'day' };
     const body = await expectMatchesReference(segments, q);
     // Upgrade, downgrade and again; edge churned at the start's instant.

@@ -306,15 +306,90 @@ const recursAt = (a: string, p: string) =>
   `${a}.valid_from <= ${p} AND (${a}.valid_to IS NULL OR ${a}.valid_to > ${p})`;
 
 /**
+ * Without filters: the expansion, contraction and churn movements of the range [A, B) whose
+ * customer recurred at its start A (a UTC midnight), as rows (currency, t: twelfths summed) and a
+ * ROLLUP total row (currency null) whose `churned` counts the customers of the start who churned.
+ * A movement's customer recurred at A when its streak (migration 028) began at or before A (but a
+ * churn at A itself ends every span then), or when the customer recurred first before A and an
+ * earlier streak covered A (a churn and a reactivation in between: probed from its spans). A
+ * customer of the start who churned has exactly one churn in the streak covering A, so the
+ * customers churned are the flips of those churns. The streaks of months before A's month come
+ * from revenue_retained_daily (migration 029) for whole days; those that began in A's month and
+ * the last, partial day from the movements.
+ */
+function retainedSql(r: RevenueRange): { sql: string; params: unknown[] } {
+  const endDay = Math.floor(r.endMs / DAY_MS) * DAY_MS;
+  const params = [
+    new Date(r.fromMs).toISOString(), // $1 A
+    new Date(r.endMs).toISOString(), // $2 B
+    dayText(r.fromMs), // $3 A's day
+    dayText(endDay), // $4 B's day
+    dayText(monthStart(r.fromMs)), // $5 A's month
+    new Date(endDay).toISOString(), // $6 B's day, as an instant
+    new Date(monthStart(r.fromMs)).toISOString(), // $7 A's month, as an instant
+  ];
+  // Every part reads (currency, delta, churn flips of the streak covering A).
+  const retained = `m.kind_alone IN ('expansion', 'contraction', 'churn')`;
+  const churnFlips = `COALESCE(sum(m.flip) FILTER (WHERE m.kind_alone = 'churn'), 0)`;
+  // The movements of later streaks are few, and read off revenue_movements_restreak_idx before
+  // their probes: planned with them, each row of the range is charged a probe, and intersecting
+  // two large indexes looks cheaper. One probe each, not the hash of every span recurring at A
+  // that an EXISTS may be planned as.
+  const sql = `WITH later AS MATERIALIZED (
+       SELECT m.customer_id, m.currency, m.delta_twelfths
+         FROM revenue_movements m
+        WHERE ${retained} AND m.streak_from > m.first_from
+          AND m.at >= $1::timestamptz AND m.at < $2::timestamptz
+          AND m.first_from <= $1::timestamptz AND m.streak_from > $1::timestamptz)
+    SELECT u.currency, sum(u.t)::text AS t, (-COALESCE(sum(u.flips), 0))::int AS churned
+      FROM (
+        -- Whole days, streaks of the months before A's.
+        SELECT d.currency, sum(d.delta_twelfths) AS t, sum(d.churn_flips) AS flips
+          FROM revenue_retained_daily d
+         WHERE d.day >= $3::date AND d.day < $4::date AND d.streak_month < $5::date
+         GROUP BY 1
+        UNION ALL
+        -- Less a churn at A itself: its customer did not recur at A.
+        SELECT m.currency, -sum(m.delta_twelfths), -${churnFlips}
+          FROM revenue_movements m
+         WHERE ${retained} AND m.at = $1::timestamptz AND m.kind_alone = 'churn'
+           AND m.streak_from < $7::timestamptz AND $3::date < $4::date
+         GROUP BY 1
+        UNION ALL
+        -- The last, partial day, streaks of the months before A's.
+        SELECT m.currency, sum(m.delta_twelfths), ${churnFlips}
+          FROM revenue_movements m
+         WHERE ${retained} AND m.at >= $6::timestamptz AND m.at < $2::timestamptz
+           AND m.streak_from < $7::timestamptz AND NOT (m.at = $1::timestamptz AND m.kind_alone = 'churn')
+         GROUP BY 1
+        UNION ALL
+        -- Streaks that began in A's month, at or before A.
+        SELECT m.currency, sum(m.delta_twelfths), ${churnFlips}
+          FROM revenue_movements m
+         WHERE ${retained} AND m.streak_from >= $7::timestamptz AND m.streak_from <= $1::timestamptz
+           AND m.at >= $1::timestamptz AND m.at < $2::timestamptz
+           AND NOT (m.at = $1::timestamptz AND m.kind_alone = 'churn')
+         GROUP BY 1
+        UNION ALL
+        -- Later streaks of customers who recurred first before A and recurred at A (churns of a
+        -- later streak are no customer of the start churning).
+        SELECT l.currency, sum(l.delta_twelfths), 0
+          FROM later l
+         WHERE (SELECT true FROM revenue_spans s
+                 WHERE s.customer_id = l.customer_id AND ${recursAt('s', '$1::timestamptz')} LIMIT 1)
+         GROUP BY 1
+      ) u
+     GROUP BY ROLLUP (u.currency)`;
+  return { sql, params };
+}
+
+/**
  * Customers recurring at the start and at the end, those of the start who churned in the range,
  * and the NRR numerator: MRR at the start + expansion − contraction − churn of the customers
  * recurring at the start (reactivations left out), in reporting cents. The counts come from
  * customersAt; one statement follows the movements of the customers of the start (none when
- * there are none). Without filters, the streak columns of migration 028 tell which customers
- * recurred at the start, and only one whose streak began after it (a churn and a reactivation in
- * between) has its spans probed; a customer of the start who churned has one churn movement in
- * its streak covering the start, counted by its flip. Under filters the customers of the start
- * are those with a matching span recurring then, which the planner probes or hashes.
+ * there are none): without filters retainedSql's; under filters the customers of the start are
+ * those with a matching span recurring then, which the planner probes or hashes.
  */
 async function customerFigures(
   deps: AppDeps,
@@ -332,24 +407,10 @@ async function customerFigures(
     const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
     const mf = filterSql(r, [...params], 'm');
     const sf = filterSql(r, params, 's');
-    const unfiltered =
-      mf.where.length === 0
-        ? // A churn at the start's very instant ends every span then: not recurring at the start.
-          `SELECT m.currency, sum(m.delta_twelfths)::text AS t,
-                  (-COALESCE(sum(m.flip) FILTER (WHERE m.kind_alone = 'churn' AND m.streak_from <= $1), 0))::int AS churned
-             FROM revenue_movements m
-            WHERE m.at >= $1 AND m.at < $2 AND m.kind_alone IN ('expansion', 'contraction', 'churn')
-              AND m.first_from <= $1 AND NOT (m.at = $1 AND m.kind_alone = 'churn')
-              -- One probe per movement that needs it (an EXISTS here may be planned as a hash
-              -- of every span recurring at the start, a third of the table, for a few rows).
-              AND (m.streak_from <= $1
-                   OR (SELECT true FROM revenue_spans s
-                        WHERE s.customer_id = m.customer_id AND ${recursAt('s', '$1')} LIMIT 1))
-            GROUP BY ROLLUP (m.currency)`
-        : null;
+    const unfiltered = mf.where.length === 0 ? retainedSql(r) : null;
     // The movement filters reuse the span filters' parameters (same values, same order).
     const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
-      unfiltered ??
+      unfiltered?.sql ??
         `WITH m0 AS MATERIALIZED (
          SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
            FROM revenue_movements m
@@ -365,7 +426,7 @@ async function customerFigures(
               (SELECT count(DISTINCT customer_id) FROM m0 WHERE kind_alone = 'churn')::int AS churned
          FROM m0 WHERE kind IN ('expansion', 'contraction', 'churn')
         GROUP BY ROLLUP (currency)`,
-      params,
+      unfiltered?.params ?? params,
     );
     for (const row of res.rows) {
       // The ROLLUP's total row (currency null) carries the count of customers churned.

@@ -3,7 +3,7 @@
  * revenue_customers_monthly) against plain recomputations: after every kind of write the trigger
  * sees, after a truncate, after revenue_rebuild(), and when the migration runs on a database that
  * already holds a history; and the streak columns of revenue_movements (migration 028) against
- * the spans.
+ * the spans, and their roll-up revenue_retained_daily (029).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,6 +162,19 @@ async function expectRollupsInStep(): Promise<void> {
        FROM revenue_movements GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`,
   );
   expect(sortRows(monthly.rows)).toEqual(sortRows(fromMovements.rows));
+  const retained = await db.query(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, to_char(streak_month, 'YYYY-MM-DD') AS streak_month, currency,
+            delta_twelfths::text AS t, churn_flips, pieces
+       FROM revenue_retained_daily`,
+  );
+  const retainedFromMovements = await db.query(
+    `SELECT to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day,
+            to_char(date_trunc('month', streak_from AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS streak_month, currency,
+            sum(delta_twelfths)::text AS t,
+            COALESCE(sum(flip) FILTER (WHERE kind_alone = 'churn'), 0)::int AS churn_flips, count(*)::int AS pieces
+       FROM revenue_movements WHERE kind_alone IN ('expansion', 'contraction', 'churn') GROUP BY 1, 2, 3`,
+  );
+  expect(sortRows(retained.rows)).toEqual(sortRows(retainedFromMovements.rows));
   const stored = async (table: string, col: string) =>
     sortRows(
       (
@@ -224,7 +237,7 @@ async function history(): Promise<number[]> {
   return [s1, s2, s3];
 }
 
-describe('revenue roll-ups of migration 018 and the streaks of 028', () => {
+describe('revenue roll-ups of migrations 018 and 029 and the streaks of 028', () => {
   it('follow inserts, updates, a move to another customer and a truncate', async () => {
     await resetDb(db);
     await history();
@@ -272,6 +285,17 @@ describe('revenue roll-ups of migration 018 and the streaks of 028', () => {
       DELETE FROM schema_migrations WHERE version = '028_revenue_streaks';`);
     expect(await migrate(db)).toEqual(['028_revenue_streaks']);
     await expectRollupsInStep();
+    // And before 029: its roll-up filled from the movements already stored.
+    await db.exec(`
+      DROP TABLE revenue_retained_daily;
+      DROP INDEX IF EXISTS revenue_movements_streak_idx, revenue_movements_restreak_idx;
+      DELETE FROM schema_migrations WHERE version = '029_revenue_retained';`);
+    expect(await migrate(db)).toEqual(['029_revenue_retained']);
+    await expectRollupsInStep();
+    expect(
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM revenue_retained_daily'))
+        .rows[0]?.n,
+    ).toBeGreaterThan(0);
     expect(
       (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM revenue_customers_daily'))
         .rows[0]?.n,

@@ -100,6 +100,7 @@ const VACUUMED_TABLES = [
   'revenue_movements',
   'revenue_daily',
   'revenue_cohort_monthly',
+  'revenue_retained_daily',
   'webhook_deliveries',
 ];
 
