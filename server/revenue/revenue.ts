@@ -448,6 +448,8 @@ async function customerFigures(
  * the UTC midnight D of `at` (whole months from revenue_customers_monthly, the days of the last
  * one from revenue_customers_daily); each customer with a movement under the filters in [D, at]
  * then adds whether it recurs at `at` less whether it recurred just before D, read from its spans.
+ * Without filters those are the customer's flips in [D, at] (+1 for each customer-level start:
+ * new or reactivation; −1 for each churn; a start and a churn never share an instant).
  */
 async function customersAt(deps: AppDeps, r: RevenueRange, at: number): Promise<number> {
   const day = Math.floor(at / DAY_MS) * DAY_MS;
@@ -467,22 +469,25 @@ async function customersAt(deps: AppDeps, r: RevenueRange, at: number): Promise<
   const sf = filterSql(r, params, 's');
   // The movement filters reuse the span filters' parameters (same values, same order).
   const shape = 'c.g = $1 AND c.provider = $2 AND c.plan = $3 AND c.cadence = $4';
+  const change =
+    mf.where.length === 0
+      ? `SELECT COALESCE(sum(m.flip), 0) AS d FROM revenue_movements m
+          WHERE m.at >= $7::timestamptz AND m.at <= $8::timestamptz`
+      : `SELECT (bool_or(${recursAt('s', '$8::timestamptz')}))::int
+                - (bool_or(s.valid_from < $7::timestamptz))::int AS d
+           FROM touched t
+           JOIN revenue_spans s ON s.customer_id = t.customer_id
+                AND s.valid_from <= $8::timestamptz
+                AND (s.valid_to IS NULL OR s.valid_to >= $7::timestamptz)
+                ${sf.where.map((w) => `AND ${w}`).join(' ')}
+          GROUP BY t.customer_id`;
   const res = await readDbOf(deps).query<{ n: number }>(
     `WITH touched AS (
        SELECT DISTINCT m.customer_id FROM revenue_movements m
         WHERE m.at >= $7::timestamptz AND m.at <= $8::timestamptz
               ${mf.where.map((w) => `AND ${w}`).join(' ')}
      ),
-     change AS (
-       SELECT (bool_or(${recursAt('s', '$8::timestamptz')}))::int
-              - (bool_or(s.valid_from < $7::timestamptz))::int AS d
-         FROM touched t
-         JOIN revenue_spans s ON s.customer_id = t.customer_id
-              AND s.valid_from <= $8::timestamptz
-              AND (s.valid_to IS NULL OR s.valid_to >= $7::timestamptz)
-              ${sf.where.map((w) => `AND ${w}`).join(' ')}
-        GROUP BY t.customer_id
-     )
+     change AS (${change})
      SELECT ((SELECT COALESCE(sum(c.customers), 0) FROM revenue_customers_monthly c
                WHERE ${shape} AND c.month < $5::date)
              + (SELECT COALESCE(sum(c.customers), 0) FROM revenue_customers_daily c
