@@ -74,6 +74,12 @@ async function main(): Promise<void> {
       '/metrics/revenue?from=2024-11-01&interval=month&provider=clickbank&cadence=monthly',
       150,
     ],
+    ['revenue: default range', '/metrics/revenue', 150],
+    [
+      'revenue: default range, provider=lemonsqueezy cadence=monthly',
+      '/metrics/revenue?provider=lemonsqueezy&cadence=monthly',
+      150,
+    ],
     ['revenue: 28 days, daily', '/metrics/revenue?from=2026-10-26&interval=day', 150],
     ['revenue: 365 days, daily', '/metrics/revenue?from=2025-11-23&interval=day', 150],
     ['cohorts: 24 months', '/metrics/cohorts?from=2024-11-01', 250],
