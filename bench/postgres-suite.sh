@@ -60,7 +60,7 @@ shown_url="$(printf '%s' "$DATABASE_URL" | sed -E 's#(://[^:/@]+):[^@]*@#\1:***@
   echo "# BENCH_CUSTOMERS=$BENCH_CUSTOMERS BENCH_ISR_EVENTS=$BENCH_ISR_EVENTS BENCH_RUNS=$BENCH_RUNS ${explain[*]:-}"
   if command -v psql >/dev/null 2>&1; then
     psql "$DATABASE_URL" -XAtq -c "SELECT '# ' || version()" \
-      -c "SELECT '# ' || string_agg(name || '=' || setting || coalesce(unit, ''), ' ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit')" \
+      -c "SELECT '# ' || string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', 'effective_cache_size', 'max_parallel_workers_per_gather', 'random_page_cost', 'jit')" \
       2>&1 || echo "# (psql could not reach the database)"
   fi
 } | tee -a "$out"
