@@ -26,9 +26,10 @@ UPDATE revenue_movements m
 ALTER TABLE revenue_movements ALTER COLUMN first_from SET NOT NULL, ALTER COLUMN streak_from SET NOT NULL;
 
 -- The movements the numerator reads (expansion, contraction and churn: for a piece of a split
--- change kind_net is one of these too), with what it reads of them.
+-- change kind_net is one of these too), with what it reads of them, under filters too.
 CREATE INDEX revenue_movements_retained_idx ON revenue_movements (at)
-  INCLUDE (customer_id, currency, delta_twelfths, kind_alone, flip, first_from, streak_from)
+  INCLUDE (customer_id, currency, delta_twelfths, kind_alone, flip, first_from, streak_from,
+           provider, plan, cadence, paired, kind_net, other_plan, other_cadence)
   WHERE kind_alone IN ('expansion', 'contraction', 'churn');
 
 CREATE OR REPLACE FUNCTION revenue_movements_insert(cond TEXT) RETURNS void LANGUAGE plpgsql AS $$
