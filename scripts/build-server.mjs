@@ -12,7 +12,7 @@
  * Plain JavaScript, so the build itself needs no TypeScript runner either; esbuild (the compiler
  * tsx and Vite already use) strips the types, `npm run typecheck` checks them.
  */
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -48,7 +48,15 @@ export async function buildServer(outdir) {
   return { outfile: path.join(out, 'main.js'), migrations: sql.length };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Real paths: node resolves this module through symlinks, argv keeps the path as given.
+const real = (/** @type {string} */ p) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+if (process.argv[1] && real(process.argv[1]) === real(fileURLToPath(import.meta.url))) {
   const args = process.argv.slice(2);
   const flag = args.indexOf('--outdir');
   const outdir = flag >= 0 ? args[flag + 1] : 'dist-server';

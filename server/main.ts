@@ -6,12 +6,11 @@
  * SIGINT/SIGTERM.
  */
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Db } from './db/types';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app';
+import { isEntryModule } from './entry';
 import {
   ConfigError,
   ensurePrivateDataDir,
@@ -323,9 +322,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-const isEntry =
-  process.argv[1] != null && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntry) {
+if (isEntryModule(process.argv[1], import.meta.url)) {
   main().catch((err: unknown) => {
     console.error('Server failed to start:', err);
     process.exit(1);
