@@ -245,10 +245,21 @@ export async function reportBudgets(
   }
 }
 
-/** Resolves once the reference server at `base` answers GET /api/admin/health; throws after `timeoutMs`. */
-export async function waitForServer(base: string, timeoutMs: number): Promise<void> {
+/**
+ * Resolves once the reference server at `base` answers GET /api/admin/health; throws after
+ * `timeoutMs`, or as soon as `exitCode` (the server process's exit code or signal, null while it
+ * runs) says it has exited.
+ */
+export async function waitForServer(
+  base: string,
+  timeoutMs: number,
+  exitCode?: () => number | string | null,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    // A server that has exited will not answer: say so now rather than at the deadline.
+    const exited = exitCode?.();
+    if (exited != null) throw new Error(`the reference server exited (${exited}) before answering`);
     try {
       if ((await fetch(`${base}/api/admin/health`)).ok) return;
     } catch {
@@ -316,7 +327,7 @@ export async function startBuiltServer(options: {
     if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
   };
   try {
-    await waitForServer(base, options.timeoutMs);
+    await waitForServer(base, options.timeoutMs, () => child.exitCode ?? child.signalCode);
   } catch (error) {
     await stop();
     throw error;
