@@ -1,12 +1,14 @@
 /**
- * The narrow roll-ups of migration 007 (metrics_daily_plan, metrics_daily_status) that
- * GET /metrics/overview reads for plan-only and status-only filters: they must always equal the
+ * The narrow roll-ups of migrations 007 and 030 (metrics_daily_plan, metrics_daily_status,
+ * metrics_daily_source) that GET /metrics/overview reads for plan-only, status-only and
+ * source-only filters: they must always equal the
  * GROUP BY of metrics_daily over their key, and the overview must answer exactly what the raw
  * subscription_events say — after seeding (rebuild), after event writes, after a subscription's
  * plan/status changes, after metrics_rollup_rebuild() and after a truncate.
  */
 import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../db';
 import { seedDemoData } from '../seed';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { insertEvent } from '../testing/fixtures';
@@ -70,6 +72,7 @@ async function expectRollupsExact(): Promise<void> {
   expect(await dailyDiff()).toBe(0);
   expect(await rollupDiff('metrics_daily_plan', 'plan')).toBe(0);
   expect(await rollupDiff('metrics_daily_status', 'status')).toBe(0);
+  expect(await rollupDiff('metrics_daily_source', 'source')).toBe(0);
 }
 
 interface Filter {
@@ -180,19 +183,24 @@ const FILTERS: Filter[] = [
   { plan: 'Premium', status: 'active' },
   { plan: 'pro', source: 'google' },
   { status: 'expired', source: 'google' },
+  { source: 'google' },
+  { source: 'NEWSLETTER' },
 ];
 
-/** Every filter answers what the events say; the plan-only and status-only ones read 007's tables. */
+/**
+ * Every filter answers what the events say; the plan-only, status-only and source-only ones read
+ * the tables of 007 and 030.
+ */
 async function expectAllFilters(): Promise<void> {
   for (const f of FILTERS) await expectOverviewMatchesEvents(f);
 }
 
-describe('metrics roll-ups of migration 007', () => {
+describe('metrics roll-ups of migrations 007 and 030', () => {
   it('picks the narrowest table covering the filters', () => {
     expect(rollupTable({})).toBe('metrics_daily_provider');
     expect(rollupTable({ plan: 'Pro' })).toBe('metrics_daily_plan');
     expect(rollupTable({ status: 'active' })).toBe('metrics_daily_status');
-    expect(rollupTable({ source: 'google' })).toBe('metrics_daily');
+    expect(rollupTable({ source: 'google' })).toBe('metrics_daily_source');
     expect(rollupTable({ plan: 'Pro', status: 'active' })).toBe('metrics_daily');
     expect(rollupTable({ plan: 'Pro', source: 'google' })).toBe('metrics_daily');
     expect(rollupTable({ status: 'expired', source: 'x' })).toBe('metrics_daily');
@@ -201,6 +209,7 @@ describe('metrics roll-ups of migration 007', () => {
   it('equal metrics_daily and the raw events after the seed (rebuild)', async () => {
     expect((await db.query('SELECT 1 FROM metrics_daily_plan')).rows.length).toBeGreaterThan(0);
     expect((await db.query('SELECT 1 FROM metrics_daily_status')).rows.length).toBeGreaterThan(0);
+    expect((await db.query('SELECT 1 FROM metrics_daily_source')).rows.length).toBeGreaterThan(0);
     await expectRollupsExact();
     const pro = await expectOverviewMatchesEvents({ plan: 'Pro' });
     expect(pro.totals.totalNewInRange).toBeGreaterThan(0);
@@ -208,6 +217,16 @@ describe('metrics roll-ups of migration 007', () => {
     expect(active.totals.totalRenewalsInRange).toBeGreaterThan(0);
     await expectAllFilters();
   }, 60_000);
+
+  it('are filled by migration 030 on a database that holds events', async () => {
+    await db.exec(`
+      DROP TABLE metrics_daily_source;
+      DELETE FROM schema_migrations WHERE version = '030_metrics_source_rollup';`);
+    expect(await migrate(db)).toEqual(['030_metrics_source_rollup']);
+    expect((await db.query('SELECT 1 FROM metrics_daily_source')).rows.length).toBeGreaterThan(0);
+    await expectRollupsExact();
+    await expectOverviewMatchesEvents({ source: 'google' });
+  });
 
   it('follow event writes and subscriptions changing plan and status', async () => {
     const subs = await db.query<{ id: number; plan: string; status: string }>(
@@ -225,7 +244,10 @@ describe('metrics roll-ups of migration 007', () => {
     const before = await overview(`?from=${FROM}&to=${TO}&plan=Enterprise-X`);
     expect(before.totals.totalNewInRange + before.totals.totalRenewalsInRange).toBe(0);
 
-    await db.query(`UPDATE subscriptions SET plan = 'Enterprise-X' WHERE id = $1`, [a.id]);
+    await db.query(
+      `UPDATE subscriptions SET plan = 'Enterprise-X', source = 'Partner-Z' WHERE id = $1`,
+      [a.id],
+    );
     await db.query(`UPDATE subscriptions SET status = 'expired' WHERE id = $1`, [b.id]);
     await db.query(`UPDATE subscriptions SET plan = 'Basic', status = 'cancelled' WHERE id = $1`, [
       c.id,
@@ -251,6 +273,8 @@ describe('metrics roll-ups of migration 007', () => {
     await expectRollupsExact();
     const moved = await expectOverviewMatchesEvents({ plan: 'enterprise-x' });
     expect(moved.totals.totalRenewalsInRange).toBeGreaterThan(0);
+    const partner = await expectOverviewMatchesEvents({ source: 'partner-z' });
+    expect(partner.totals.totalRenewalsInRange).toBeGreaterThan(0);
     await expectAllFilters();
 
     // Rebuilding from scratch gives the same tables and the same answers.
@@ -262,6 +286,9 @@ describe('metrics roll-ups of migration 007', () => {
            UNION ALL
            SELECT 's', day::text, type, provider, status, currency, events, amount_cents::text
              FROM metrics_daily_status WHERE events <> 0 OR amount_cents <> 0
+           UNION ALL
+           SELECT 'o', day::text, type, provider, source, currency, events, amount_cents::text
+             FROM metrics_daily_source WHERE events <> 0 OR amount_cents <> 0
            ORDER BY 1, 2, 3, 4, 5, 6`,
         )
       ).rows;
@@ -319,7 +346,7 @@ describe('metrics roll-ups of migration 007', () => {
 
   it('are emptied with the events (truncate)', async () => {
     await db.exec('TRUNCATE subscription_events');
-    for (const t of ['metrics_daily_plan', 'metrics_daily_status']) {
+    for (const t of ['metrics_daily_plan', 'metrics_daily_status', 'metrics_daily_source']) {
       expect((await db.query(`SELECT 1 FROM ${t}`)).rows).toHaveLength(0);
     }
     const body = await overview(`?from=${FROM}&to=${TO}&plan=Pro`);

@@ -6,8 +6,9 @@
  * Definitions (UTC days; money in integer cents of the reporting currency):
  * - new / renewals / cancellations: subscription_events of type 'new', 'renewal', 'cancellation'
  *   whose occurred_at falls on a day of the range. They are read from the daily roll-ups of
- *   migrations 005 and 007 (metrics_daily, metrics_daily_provider, metrics_daily_plan,
- *   metrics_daily_status), kept exact by triggers; rollupTable picks the narrowest for the filters.
+ *   migrations 005, 007 and 030 (metrics_daily, metrics_daily_provider, metrics_daily_plan,
+ *   metrics_daily_status, metrics_daily_source), kept exact by triggers; rollupTable picks the
+ *   narrowest for the filters.
  * - totalActive: subscriptions granting current access at `now` — activeAccessCondition
  *   (server/vocabulary.ts), so with no filter it equals /stats activeSubscribers.
  * - activeAtStart: subscriptions that had started before the range's first instant and whose
@@ -211,17 +212,22 @@ function filterSql(
  * The narrowest daily roll-up holding every column the filters compare (all are kept exact by the
  * triggers of migrations 005 and 007, and each is a GROUP BY of metrics_daily over its key, so every
  * choice gives the same answer): no plan/source/status filter → metrics_daily_provider (day, type,
- * provider, currency); plan only → metrics_daily_plan; status only → metrics_daily_status; source or
- * any combination → metrics_daily (the full key).
+ * provider, currency); plan only → metrics_daily_plan; status only → metrics_daily_status; source
+ * only → metrics_daily_source (migration 030); any two of them → metrics_daily (the full key).
  */
 export function rollupTable(
   f: Pick<OverviewQuery, 'plan' | 'source' | 'status'>,
-): 'metrics_daily_provider' | 'metrics_daily_plan' | 'metrics_daily_status' | 'metrics_daily' {
-  const plan = f.plan !== undefined;
-  const status = f.status !== undefined;
-  if (f.source !== undefined || (plan && status)) return 'metrics_daily';
-  if (plan) return 'metrics_daily_plan';
-  if (status) return 'metrics_daily_status';
+):
+  | 'metrics_daily_provider'
+  | 'metrics_daily_plan'
+  | 'metrics_daily_status'
+  | 'metrics_daily_source'
+  | 'metrics_daily' {
+  const given = [f.plan, f.status, f.source].filter((v) => v !== undefined).length;
+  if (given > 1) return 'metrics_daily';
+  if (f.plan !== undefined) return 'metrics_daily_plan';
+  if (f.status !== undefined) return 'metrics_daily_status';
+  if (f.source !== undefined) return 'metrics_daily_source';
   return 'metrics_daily_provider';
 }
 

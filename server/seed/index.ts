@@ -94,6 +94,7 @@ const VACUUMED_TABLES = [
   'metrics_daily_provider',
   'metrics_daily_plan',
   'metrics_daily_status',
+  'metrics_daily_source',
   'isr_daily',
   'isr_daily_affiliate',
   'revenue_spans',
