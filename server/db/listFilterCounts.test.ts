@@ -245,6 +245,35 @@ describe('list totals and pages from kept counts', () => {
     }
   }, 120_000);
 
+  it('Users: an mg_status filter alone sorted by expiry reads its page off the index, no sample', async () => {
+    const sent: string[] = [];
+    const recording = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === 'query') {
+          return (sql: string, params?: unknown[]) => {
+            sent.push(sql);
+            return target.query(sql, params);
+          };
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const branch = async (q: Record<string, string>) => {
+      sent.length = 0;
+      await listUsers(testDeps(recording, NOW), q);
+      const sql = sent.find((s) => s.includes('list_filter_counts')) ?? '';
+      return sql.includes('walk_rows') ? 'sample' : 'index';
+    };
+    for (const mg_status of ['active', 'scheduled', 'cancelled']) {
+      expect(await branch({ mg_status, sort: 'expires_at' })).toBe('index');
+      expect(await branch({ mg_status, sort: '-expires_at', page: '2' })).toBe('index');
+      // Another sort, or another filter beside it: the sample.
+      expect(await branch({ mg_status, sort: '-updated_at' })).toBe('sample');
+      expect(await branch({ mg_status, sort: 'expires_at', provider: 'clickbank' })).toBe('sample');
+    }
+  });
+
   it('Subscriptions: every broad filter and sort answers the total and rows plain SQL answers', async () => {
     const filters: Array<[Record<string, string>, string]> = [
       [{ provider: 'lemonsqueezy' }, `s.provider = 'lemonsqueezy'`],

@@ -416,11 +416,10 @@ async function customerFigures(
            FROM revenue_movements m
           WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
             -- Only the movements read below (expansion, contraction and churn; a piece of a split
-            -- change has kind_net among them too), and only those whose customer recurred at the
-            -- start as a whole (migration 028): its streak covers the start, or a later streak
-            -- begins after an earlier one that may. The probe then applies the filters.
-            AND m.kind_alone IN ('expansion', 'contraction', 'churn')
-            AND m.first_from <= $1 AND (m.streak_from <= $1 OR m.streak_from > m.first_from)
+            -- change has kind_net among them too), and only those of customers who first recurred
+            -- at or before the start (migration 028): a customer recurring under a filter recurs,
+            -- so the others cannot count. The probe then applies the filters.
+            AND m.kind_alone IN ('expansion', 'contraction', 'churn') AND m.first_from <= $1
             AND EXISTS (SELECT 1 FROM revenue_spans s
                          WHERE s.customer_id = m.customer_id AND ${recursAt('s', '$1')}
                                ${sf.where.map((w) => `AND ${w}`).join(' ')})

@@ -248,7 +248,8 @@ export async function listUsers(
     unfilteredTotal: rowCountSql('members'),
     keptTotal: listCountSql('users'),
     // members_status_expires_idx (mg_status, expires_at, id) reads an mg_status filter's members
-    // in expiry order: active ones (no future expiry) come after every dated member ascending.
+    // in expiry order, skipping the scheduled ones for 'active'; the sample of the unfiltered
+    // order would find almost none of the active members, who have no expiry and sort last.
     keptInSortIndex: key === 'expires_at' && v.mg_status !== undefined && onlyMgStatusFilter(v),
     indexPage:
       subType === undefined
