@@ -322,63 +322,28 @@ describe('hand-built histories', () => {
   });
 
   it('follows a customer of the start through a churn and a comeback, and not one churning at the start', async () => {
+    const sub = (customerId: number, providerId: string, at: string, amountCents: number) =>
+      insertSubscription(db, { customerId, providerId, startDate: at, updatedAt: at, amountCents });
+    const expire = (id: number, at: string) =>
+      change(id, `status = 'expired', ends_at = '${at}'`, at);
     // Recurring on 1 February, churned on 10 February, back on 20 February, raised on 10 March:
     // a customer of the start whose last streak began after it.
     const again = await insertCustomer(db, 'again@example.com', 'again');
-    const first = await insertSubscription(db, {
-      customerId: again,
-      providerId: 'ag1',
-      startDate: '2026-01-05T10:00:00Z',
-      updatedAt: '2026-01-05T10:00:00Z',
-      amountCents: 800,
-    });
-    await change(
-      first,
-      `status = 'expired', ends_at = '2026-02-10T10:00:00Z'`,
-      '2026-02-10T10:00:00Z',
-    );
-    const second = await insertSubscription(db, {
-      customerId: again,
-      providerId: 'ag2',
-      startDate: '2026-02-20T10:00:00Z',
-      updatedAt: '2026-02-20T10:00:00Z',
-      amountCents: 1000,
-    });
+    await expire(await sub(again, 'ag1', '2026-01-05T10:00:00Z', 800), '2026-02-10T10:00:00Z');
+    const second = await sub(again, 'ag2', '2026-02-20T10:00:00Z', 1000);
     await change(second, 'amount_cents = 1500', '2026-03-10T10:00:00Z');
     // And churned again on 20 March: still one customer of the start churned.
-    await change(
-      second,
-      `status = 'expired', ends_at = '2026-03-20T10:00:00Z'`,
-      '2026-03-20T10:00:00Z',
-    );
-    // Churned at the very start of the range: not a customer of the start.
-    const edge = await insertSubscription(db, {
-      customerId: await insertCustomer(db, 'edge@example.com', 'edge'),
-      providerId: 'edge',
-      startDate: '2026-01-03T10:00:00Z',
-      updatedAt: '2026-01-03T10:00:00Z',
-      amountCents: 600,
-    });
-    await change(
-      edge,
-      `status = 'expired', ends_at = '2026-02-01T00:00:00Z'`,
-      '2026-02-01T00:00:00Z',
-    );
-
-    // Churned at the start of ranges from 10 February (a streak of the start's month) and from
-    // today (the range's only, partial day).
+    await expire(second, '2026-03-20T10:00:00Z');
+    // Churned at the very start of the range from 1 February (a streak of an earlier month), of
+    // one from 10 February (a streak of the start's month) and of one from today (the range's
+    // only, partial day): not customers of the start.
     for (const [name, start, end] of [
+      ['edge', '2026-01-03T10:00:00Z', '2026-02-01T00:00:00Z'],
       ['edge2', '2026-02-03T10:00:00Z', '2026-02-10T00:00:00Z'],
       ['today', '2026-10-01T10:00:00Z', '2026-11-20T00:00:00Z'],
     ] as const) {
-      const id = await insertSubscription(db, {
-        customerId: await insertCustomer(db, `${name}@example.com`, name),
-        providerId: name,
-        startDate: start,
-        updatedAt: start,
-        amountCents: 700,
-      });
-      await change(id, `status = 'expired', ends_at = '${end}'`, end);
+      const customer = await insertCustomer(db, `${name}@example.com`, name);
+      await expire(await sub(customer, name, start, name === 'edge' ? 600 : 700), end);
     }
 
     const segments = await storedSegments();
