@@ -190,8 +190,8 @@ export interface PagedListSpec {
    * equalities or a range on its leading columns and the sort keys follow, e.g. members by
    * (mg_status, expires_at, id) for an mg_status filter sorted by expiry): the page of a kept
    * total is then read off it in order, with no sample (module doc, 3). Such a filter may
-   * correlate with the sort completely (active members sorted by expiry come after every dated
-   * one), which the sample would take for sparse matches and cut from all of them.
+   * correlate with the sort completely (the active members mostly have no expiry, which sorts
+   * after every date), which the sample would take for sparse matches and cut from all of them.
    */
   keptInSortIndex?: boolean;
   /** Columns of a page row (aliases as the caller wants them), read from the `hydrate` joins. */
