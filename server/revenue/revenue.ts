@@ -471,25 +471,24 @@ async function customersAt(deps: AppDeps, r: RevenueRange, at: number): Promise<
   const sf = filterSql(r, params, 's');
   // The movement filters reuse the span filters' parameters (same values, same order).
   const shape = 'c.g = $1 AND c.provider = $2 AND c.plan = $3 AND c.cadence = $4';
+  // Without filters the flips of [D, at]; under filters, per customer with a movement then, whether
+  // it recurs at `at` less whether it recurred just before D.
   const change =
     mf.where.length === 0
       ? `SELECT COALESCE(sum(m.flip), 0) AS d FROM revenue_movements m
           WHERE m.at >= $7::timestamptz AND m.at <= $8::timestamptz`
       : `SELECT (bool_or(${recursAt('s', '$8::timestamptz')}))::int
                 - (bool_or(s.valid_from < $7::timestamptz))::int AS d
-           FROM touched t
+           FROM (SELECT DISTINCT m.customer_id FROM revenue_movements m
+                  WHERE m.at >= $7::timestamptz AND m.at <= $8::timestamptz
+                        ${mf.where.map((w) => `AND ${w}`).join(' ')}) t
            JOIN revenue_spans s ON s.customer_id = t.customer_id
                 AND s.valid_from <= $8::timestamptz
                 AND (s.valid_to IS NULL OR s.valid_to >= $7::timestamptz)
                 ${sf.where.map((w) => `AND ${w}`).join(' ')}
           GROUP BY t.customer_id`;
   const res = await readDbOf(deps).query<{ n: number }>(
-    `WITH touched AS (
-       SELECT DISTINCT m.customer_id FROM revenue_movements m
-        WHERE m.at >= $7::timestamptz AND m.at <= $8::timestamptz
-              ${mf.where.map((w) => `AND ${w}`).join(' ')}
-     ),
-     change AS (${change})
+    `WITH change AS (${change})
      SELECT ((SELECT COALESCE(sum(c.customers), 0) FROM revenue_customers_monthly c
                WHERE ${shape} AND c.month < $5::date)
              + (SELECT COALESCE(sum(c.customers), 0) FROM revenue_customers_daily c
