@@ -172,12 +172,19 @@ export interface MovementAggregate {
   where: string;
   /** The GROUP BY list of `select`. */
   groupBy: string;
+  /**
+   * Without filters, whole days may come from revenue_daily_kinds (migration 031: day, currency,
+   * cadence, kind, delta_twelfths; kind as it counts unfiltered) instead of revenue_daily: the
+   * select list and GROUP BY over it, given the bucket as `select` is.
+   */
+  narrowDays?: { select: (bucket: string) => string; groupBy: string };
 }
 
 /**
  * The movements of a window aggregated by `agg` in each of the cheapest sources for its parts,
  * as a derived table (a UNION ALL of their groups, which the caller sums again): whole months from
- * revenue_monthly, the remaining whole days from revenue_daily, and the part of the last day before
+ * revenue_monthly, the remaining whole days from revenue_daily (or revenue_daily_kinds, see
+ * MovementAggregate.narrowDays), and the part of the last day before
  * `hi` from revenue_movements (migrations 015, 018). Every source has the columns provider, plan,
  * cadence, currency, kind_alone, kind_net, paired, other_plan, other_cadence and delta_twelfths,
  * so filterSql's conditions apply to each. Parameters are appended to `params`.
@@ -198,6 +205,7 @@ export function movementSource(
     parts.push(
       `SELECT ${agg.select(bucket)} FROM ${table} d WHERE ${time} ${agg.where} GROUP BY ${agg.groupBy}`,
     );
+  const narrow = agg.narrowDays;
   // Under monthly buckets a run of days lies within one month, whose first day is its bucket: a
   // constant instead of a date_trunc per row (a literal: a select list may leave it unused, and an
   // unused parameter has no type).
@@ -206,7 +214,12 @@ export function movementSource(
     if (lo !== null && lo >= hi) return;
     const bucket = byMonth ? monthOf(hi - DAY_MS) : 'd.day';
     const from = lo === null ? '' : `d.day >= ${add(dayText(lo))}::date AND `;
-    part(bucket, 'revenue_daily', `${from}d.day < ${add(dayText(hi))}::date`);
+    const time = `${from}d.day < ${add(dayText(hi))}::date`;
+    if (narrow) {
+      parts.push(
+        `SELECT ${narrow.select(bucket)} FROM revenue_daily_kinds d WHERE ${time} GROUP BY ${narrow.groupBy}`,
+      );
+    } else part(bucket, 'revenue_daily', time);
   };
   if (byMonth) {
     const mHi = monthStart(hiDay);

@@ -157,15 +157,10 @@ export async function revenueOverview(
       groupBy: '1, 2',
     },
   );
-  const startRows = await db.query<{ currency: string; cadence: string; t: string }>(
-    `SELECT u.currency, u.cadence, sum(u.t)::text AS t FROM ${startSource} u GROUP BY 1, 2`,
-    startParams,
-  );
-  const start: Groups = new Map();
-  for (const row of startRows.rows) addTo(start, row.currency, row.cadence, num(row.t));
-
   // Movements in the range by bucket: whole months (monthly buckets) and days from the roll-ups,
-  // the rest of the last day from the rows.
+  // the rest of the last day from the rows. Each bucket's steps need only the twelfths per
+  // currency (a step converts every cadence alike); the MRR at the end needs them per (currency,
+  // cadence), as the dashboard rounds it: one grouping set each (`range_total` marks the second).
   const rangeParams: unknown[] = [];
   const rf = filterSql(r, rangeParams, 'd');
   const rangeSource = movementSource(
@@ -176,32 +171,54 @@ export async function revenueOverview(
         `${b} AS b, d.currency, d.cadence, ${rf.kind} AS kind, sum(d.delta_twelfths) AS t`,
       where: rf.where.map((w) => `AND ${w}`).join(' '),
       groupBy: '1, 2, 3, 4',
+      narrowDays:
+        rf.where.length === 0
+          ? {
+              select: (b) => `${b} AS b, d.currency, d.cadence, d.kind, sum(d.delta_twelfths) AS t`,
+              groupBy: '1, 2, 3, 4',
+            }
+          : undefined,
     },
   );
-  const rows = await jsonRows<{
-    day: string;
-    currency: string;
-    cadence: string;
-    kind: MovementKind;
-    t: string;
-  }>(
-    db,
-    `SELECT to_char(u.b, 'YYYY-MM-DD') AS day, u.currency, u.cadence, u.kind, sum(u.t)::text AS t
-       FROM ${rangeSource} u
-      GROUP BY u.b, 2, 3, 4`,
-    rangeParams,
-  );
+  // The statements are independent: sent together, each runs on its own pooled connection.
+  const [startRows, rows, customers, breakdown] = await Promise.all([
+    db.query<{ currency: string; cadence: string; t: string }>(
+      `SELECT u.currency, u.cadence, sum(u.t)::text AS t FROM ${startSource} u GROUP BY 1, 2`,
+      startParams,
+    ),
+    jsonRows<{
+      day: string | null;
+      currency: string;
+      cadence: string | null;
+      kind: MovementKind | null;
+      t: string;
+      range_total: boolean;
+    }>(
+      db,
+      `SELECT to_char(u.b, 'YYYY-MM-DD') AS day, u.currency, u.cadence, u.kind, sum(u.t)::text AS t,
+              GROUPING(u.b) = 1 AS range_total
+         FROM ${rangeSource} u
+        GROUP BY GROUPING SETS ((u.b, u.currency, u.kind), (u.currency, u.cadence))`,
+      rangeParams,
+    ),
+    customerFigures(deps, r),
+    mrrBreakdown(deps, r, missing),
+  ]);
+  const start: Groups = new Map();
+  for (const row of startRows.rows) addTo(start, row.currency, row.cadence, num(row.t));
 
-  // Per bucket and kind: twelfths per (currency, cadence).
+  // Per bucket and kind: twelfths per currency (as monthly groups: a twelfth of a cent a month).
   const dates = bucketDates(r);
   const perBucket = new Map<string, Map<MovementKind, Groups>>();
   for (const d of dates) perBucket.set(d, new Map(MOVEMENT_KINDS.map((k) => [k, new Map()])));
   const end: Groups = new Map(start);
   for (const row of rows) {
     const t = num(row.t);
-    const b = perBucket.get(bucketOf(row.day, r))?.get(row.kind);
-    if (b) addTo(b, row.currency, row.cadence, t);
-    addTo(end, row.currency, row.cadence, t);
+    if (row.range_total) addTo(end, row.currency, row.cadence ?? 'monthly', t);
+    else if (row.day !== null && row.kind !== null) {
+      const b = perBucket.get(bucketOf(row.day, r))?.get(row.kind);
+      if (b) addTo(b, row.currency, 'monthly', t);
+    }
   }
 
   const mrrStart = roundedCents(start, config, missing);
@@ -258,7 +275,8 @@ export async function revenueOverview(
     totals.churn += m.churn_cents;
   }
 
-  const customers = await customerFigures(deps, r, start, missing);
+  let nrrNumerator = exactCents(start, config, missing);
+  for (const t of customers.retained) nrrNumerator += exactCents(t, config, missing);
   const months = (r.endMs - r.fromMs) / DAY_MS / (365.25 / 12);
   const customerChurnRate = customers.start > 0 ? customers.churned / customers.start : null;
   const arpa = customers.end > 0 ? Math.round(mrrEnd / customers.end) : null;
@@ -267,9 +285,8 @@ export async function revenueOverview(
     arpa != null && monthlyChurn != null && monthlyChurn > 0
       ? Math.round(arpa / monthlyChurn)
       : null;
-  const nrrCohort = customers.nrrNumeratorCents;
+  const nrrCohort = Math.round(nrrNumerator);
   const lost = totals.contraction + totals.churn;
-  const breakdown = await mrrBreakdown(deps, r, missing);
 
   if (missing.size > 0) {
     deps.log.warn(
@@ -385,33 +402,31 @@ function retainedSql(r: RevenueRange): { sql: string; params: unknown[] } {
 
 /**
  * Customers recurring at the start and at the end, those of the start who churned in the range,
- * and the NRR numerator: MRR at the start + expansion − contraction − churn of the customers
- * recurring at the start (reactivations left out), in reporting cents. The counts come from
- * customersAt; one statement follows the movements of the customers of the start (none when
+ * and what the NRR numerator adds to the MRR at the start: the expansion − contraction − churn of
+ * the customers recurring at the start (reactivations left out), as monthly groups of twelfths
+ * per currency (`retained`, one per currency, in the statement's order). The counts come from
+ * customersAt; one statement follows the movements of the customers of the start (ignored when
  * there are none): without filters retainedSql's; under filters the customers of the start are
- * those with a matching span recurring then, which the planner probes or hashes.
+ * those with a matching span recurring then, which the planner probes or hashes. The three
+ * statements are independent and sent together.
  */
 async function customerFigures(
   deps: AppDeps,
   r: RevenueRange,
-  start: Groups,
-  missing: Set<string>,
-): Promise<{ start: number; end: number; churned: number; nrrNumeratorCents: number }> {
-  const { config } = deps;
+): Promise<{ start: number; end: number; churned: number; retained: Groups[] }> {
   const db = readDbOf(deps);
-  const customersStart = await customersAt(deps, r, r.fromMs);
-  let numerator = exactCents(start, config, missing);
-  let churned = 0;
-  // Without customers at the start there are none to follow through the range.
-  if (customersStart > 0) {
-    const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
-    const mf = filterSql(r, [...params], 'm');
-    const sf = filterSql(r, params, 's');
-    const unfiltered = mf.where.length === 0 ? retainedSql(r) : null;
-    // The movement filters reuse the span filters' parameters (same values, same order).
-    const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
-      unfiltered?.sql ??
-        `WITH m0 AS MATERIALIZED (
+  const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
+  const mf = filterSql(r, [...params], 'm');
+  const sf = filterSql(r, params, 's');
+  const unfiltered = mf.where.length === 0 ? retainedSql(r) : null;
+  // The movement filters reuse the span filters' parameters (same values, same order).
+  const retainedStatement = db.query<{
+    currency: string | null;
+    t: string | null;
+    churned: number;
+  }>(
+    unfiltered?.sql ??
+      `WITH m0 AS MATERIALIZED (
          SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
            FROM revenue_movements m
           WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
@@ -428,20 +443,24 @@ async function customerFigures(
               (SELECT count(DISTINCT customer_id) FROM m0 WHERE kind_alone = 'churn')::int AS churned
          FROM m0 WHERE kind IN ('expansion', 'contraction', 'churn')
         GROUP BY ROLLUP (currency)`,
-      unfiltered?.params ?? params,
-    );
+    unfiltered?.params ?? params,
+  );
+  const [customersStart, end, res] = await Promise.all([
+    customersAt(deps, r, r.fromMs),
+    r.endMs === r.fromMs ? null : customersAt(deps, r, r.endMs),
+    retainedStatement,
+  ]);
+  let churned = 0;
+  const retained: Groups[] = [];
+  // Without customers at the start there are none to follow through the range.
+  if (customersStart > 0) {
     for (const row of res.rows) {
       // The ROLLUP's total row (currency null) carries the count of customers churned.
-      if (row.currency == null) {
-        churned = row.churned;
-        continue;
-      }
-      const g: Groups = new Map([[key(row.currency, 'monthly'), num(row.t)]]);
-      numerator += exactCents(g, config, missing);
+      if (row.currency == null) churned = row.churned;
+      else retained.push(new Map([[key(row.currency, 'monthly'), num(row.t)]]));
     }
   }
-  const end = r.endMs === r.fromMs ? customersStart : await customersAt(deps, r, r.endMs);
-  return { start: customersStart, end, churned, nrrNumeratorCents: Math.round(numerator) };
+  return { start: customersStart, end: end ?? customersStart, churned, retained };
 }
 
 /**

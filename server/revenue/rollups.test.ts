@@ -3,7 +3,7 @@
  * revenue_customers_monthly) against plain recomputations: after every kind of write the trigger
  * sees, after a truncate, after revenue_rebuild(), and when the migration runs on a database that
  * already holds a history; and the streak columns of revenue_movements (migration 028) against
- * the spans, and their roll-up revenue_retained_daily (029).
+ * the spans, and their roll-up revenue_retained_daily (029); and revenue_daily_kinds (031).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +175,17 @@ async function expectRollupsInStep(): Promise<void> {
        FROM revenue_movements WHERE kind_alone IN ('expansion', 'contraction', 'churn') GROUP BY 1, 2, 3`,
   );
   expect(sortRows(retained.rows)).toEqual(sortRows(retainedFromMovements.rows));
+  const kinds = await db.query(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, currency, cadence, kind, delta_twelfths::text AS t, pieces
+       FROM revenue_daily_kinds`,
+  );
+  const kindsFromMovements = await db.query(
+    `SELECT to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, currency, cadence,
+            CASE WHEN paired THEN kind_net ELSE kind_alone END AS kind, sum(delta_twelfths)::text AS t,
+            count(*)::int AS pieces
+       FROM revenue_movements GROUP BY 1, 2, 3, 4`,
+  );
+  expect(sortRows(kinds.rows)).toEqual(sortRows(kindsFromMovements.rows));
   const stored = async (table: string, col: string) =>
     sortRows(
       (
@@ -295,6 +306,17 @@ describe('revenue roll-ups of migrations 018 and 029 and the streaks of 028', ()
     expect(
       (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM revenue_retained_daily'))
         .rows[0]?.n,
+    ).toBeGreaterThan(0);
+    // And before 031 (029 ran again above: its recomputation no longer keeps the narrow roll-up
+    // until 031 redefines it).
+    await db.exec(`
+      DROP TABLE revenue_daily_kinds;
+      DELETE FROM schema_migrations WHERE version = '031_revenue_daily_kinds';`);
+    expect(await migrate(db)).toEqual(['031_revenue_daily_kinds']);
+    await expectRollupsInStep();
+    expect(
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM revenue_daily_kinds')).rows[0]
+        ?.n,
     ).toBeGreaterThan(0);
     expect(
       (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM revenue_customers_daily'))

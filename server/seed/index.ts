@@ -102,6 +102,7 @@ const VACUUMED_TABLES = [
   'revenue_daily',
   'revenue_cohort_monthly',
   'revenue_retained_daily',
+  'revenue_daily_kinds',
   'webhook_deliveries',
 ];
 

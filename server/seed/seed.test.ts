@@ -63,6 +63,7 @@ const SCHEDULED_COLUMNS = new Set([
   'revenue_customers_daily.day',
   'revenue_customers_monthly.month',
   'revenue_retained_daily.day',
+  'revenue_daily_kinds.day',
   // The month a scheduled ends_at falls in ('end' rows of the overview's month counts).
   'subscription_months.month',
   // The day a scheduled ends_at or period end falls on (the dashboard's days-left roll-up).
