@@ -60,6 +60,18 @@ describe('Where', () => {
     expect(() => w.keep('y', 'y', [], { sign: 1, sql: 'z' })).toThrow(/one correction/);
   });
 
+  it('is ranged only when every condition came through range', () => {
+    const w = new Where().range('m.expires_at >= ?', 1).range('m.expires_at < ?', 2);
+    expect([w.ranged, w.kept, w.sql]).toEqual([
+      true,
+      false,
+      'WHERE m.expires_at >= $1 AND m.expires_at < $2',
+    ]);
+    expect(new Where().ranged).toBe(false);
+    expect(new Where().range('a >= ?', 1).add('b = ?', 2).ranged).toBe(false);
+    expect(new Where().range('a >= ?', 1).keep('b = ?', 'b = ?', [2]).ranged).toBe(false);
+  });
+
   it('is kept and has no correction with no condition', () => {
     const w = new Where();
     expect([w.kept, w.conditions, w.keptConditions, w.keptCorrection]).toEqual([
@@ -149,13 +161,25 @@ describe('pagedListSql', () => {
     // An index that reads the matches in sort order: the page is read off it, no sample.
     const inIndex = pagedListSql({
       ...keptSpec(new Where().keep('i.kind = ?', 'status = ?', ['a'])),
-      keptInSortIndex: true,
+      filtersInSortIndex: true,
     });
     expect(inIndex.sql).toContain('list_filter_counts');
     expect(inIndex.sql).not.toContain('walk_rows');
     expect(inIndex.sql).toMatch(
       /WHERE i\.kind = \$1\s+ORDER BY i\.rank DESC, i\.id DESC LIMIT \$2::int OFFSET \$3::int/,
     );
+    // Range conditions alone: counted by count(*), the page chosen as for kept filters, or read
+    // off the index that holds them in sort order.
+    const ranged = pagedListSql(base(new Where().range('i.rank >= ?', 3)));
+    expect(ranged.sql).toContain('(SELECT count(*) FROM items i WHERE i.rank >= $1)::int AS total');
+    expect(ranged.sql).toContain('walk_rows');
+    expect(ranged.sql).not.toContain('list_filter_counts');
+    const rangedInIndex = pagedListSql({
+      ...base(new Where().range('i.rank >= ?', 3)),
+      filtersInSortIndex: true,
+    });
+    expect(rangedInIndex.sql).not.toContain('walk_rows');
+    expect(rangedInIndex.sql).toContain('(SELECT count(*) FROM items i WHERE i.rank >= $1)::int');
     // Any other condition counts its matches; without keptTotal, so do kept conditions.
     const mixed = new Where().keep('i.kind = ?', 'status = ?', ['a']).add('i.rank > ?', 3);
     expect(pagedListSql(keptSpec(mixed)).sql).not.toContain('list_filter_counts');
@@ -356,6 +380,41 @@ describe('pagedList on the database', () => {
         await reference(`WHERE m.mg_status = 'cancelled'`, 'ASC', page, 2),
       );
       expect([page, await branchOf(s)]).toEqual([page, page === 1 ? 'walk' : 'sample']);
+    }
+  });
+
+  it('with range filters, counts the matches and samples, walks or cuts the page to the same rows', async () => {
+    // Members 1..23 updated on 5 days. Pages of 2 sorted by update (ascending): ids from 2 match
+    // 22 rows, sampled (22² ≥ 4 × 2 × 23); ids below 6 match 5, cut (5² < 4 × 2 × 23); and a
+    // range on the sort key itself is read off its index.
+    const cases: Array<[string, string, unknown, number, number, 'sample' | 'cut' | 'index']> = [
+      ['m.id >= ?', 'm.id >= 2', 2, 22, 1, 'sample'],
+      ['m.id >= ?', 'm.id >= 2', 2, 22, 11, 'cut'],
+      ['m.id < ?', 'm.id < 6', 6, 5, 2, 'cut'],
+      [
+        'm.updated_at >= ?',
+        `m.updated_at >= '2026-11-03T00:00:00Z'`,
+        '2026-11-03T00:00:00Z',
+        14,
+        3,
+        'index',
+      ],
+    ];
+    for (const [sql, filter, value, total, page, branch] of cases) {
+      const s = {
+        ...spec(new Where().range(sql, value), page, 'asc', 2),
+        filtersInSortIndex: branch === 'index',
+      };
+      queries.length = 0;
+      const got = await pagedList<{ row_id: number }>(recording(), s);
+      expect(queries).toHaveLength(1);
+      expect(queries[0]).toContain('count(*) FROM members m WHERE');
+      expect([filter, page, got.total]).toEqual([filter, page, total]);
+      expect(got.rows.map((r) => Number(r.row_id))).toEqual(
+        await reference(`WHERE ${filter}`, 'ASC', page, 2),
+      );
+      if (branch === 'index') expect(queries[0]).not.toContain('walk_rows');
+      else expect([filter, page, await branchOf(s)]).toEqual([filter, page, branch]);
     }
   });
 

@@ -37,7 +37,12 @@
  *    in sort order skipping the rows that do not match; else (a filter that correlates with the
  *    sort: cancelled members sorted by provider status, whose first rows are all active) the
  *    page is cut from the matches as in 4, having spent at most the sample. When the spec says
- *    an index reads the matches in sort order (`keptInSortIndex`), the page is read off it.
+ *    an index reads the matches in sort order (`filtersInSortIndex`), the page is read off it.
+ *    Range totals: when every filter came through `Where.range` (a date range on the list's own
+ *    table), the total is a count(*) the planner answers from the range's index alone, and the
+ *    page is chosen as for kept totals: 100,000 subscriptions renewing in a week are counted,
+ *    not gathered with their sort keys, and the page comes from the first rows of the sort order
+ *    (or off the range's index, when it is the sort's).
  * 4. With other filters, every match (id and keys) is computed once in a MATERIALIZED CTE, counted
  *    and the page cut from it, so a filter that correlates with the sort never walks a whole index.
  * 5. Only the page's rows are joined with their columns (`hydrate`), so deep pages stay cheap.
@@ -54,6 +59,7 @@ export class Where {
   private readonly keptParts: string[] = [];
   private readonly needed = new Set<string>();
   private plain = false;
+  private ranges = 0;
   private correction: { index: number; sql: string; sign: 1 | -1 } | null = null;
   /** Parameter values, in placeholder order ($1, $2, …). */
   readonly params: unknown[] = [];
@@ -70,6 +76,17 @@ export class Where {
     this.parts.push(this.placeholders(sql, values, true));
     this.params.push(...values);
     return this;
+  }
+
+  /**
+   * Adds a condition over an indexed column of the list's own table (`from`, no join) that may
+   * match a large share of the rows, such as a date range: as `add`, but when every condition
+   * came through `range` the matches are counted by the index alone and the page is read as for
+   * kept totals (module doc, 3), instead of gathering every match to cut the page from. Returns this.
+   */
+  range(sql: string, ...values: unknown[]): this {
+    this.ranges++;
+    return this.add(sql, ...values);
   }
 
   /**
@@ -131,6 +148,11 @@ export class Where {
     return !this.plain;
   }
 
+  /** True when there are conditions and every one came through `range`. */
+  get ranged(): boolean {
+    return this.parts.length > 0 && this.ranges === this.parts.length;
+  }
+
   /** 'WHERE a AND b', or '' when empty. */
   get sql(): string {
     return this.parts.length === 0 ? '' : `WHERE ${this.conditions}`;
@@ -186,14 +208,16 @@ export interface PagedListSpec {
    */
   indexPage?: (limit: string, offset: string, conditions: string) => string;
   /**
-   * True when an index reads the kept-count filters' matches in sort order (the filters are
-   * equalities or a range on its leading columns and the sort keys follow, e.g. members by
-   * (mg_status, expires_at, id) for an mg_status filter sorted by expiry): the page of a kept
-   * total is then read off it in order, with no sample (module doc, 3). Such a filter may
+   * True when an index reads the matches of kept-count or range filters in sort order (the
+   * filters are equalities or a range on its leading columns and the sort keys follow, e.g.
+   * members by (mg_status, expires_at, id) for an mg_status filter sorted by expiry, or
+   * subscriptions by (start_date, id) for a start range sorted by start): the page of a kept or
+   * range total is then read off it in order, with no sample (module doc, 3). Such a filter may
    * correlate with the sort completely (the active members mostly have no expiry, which sorts
-   * after every date), which the sample would take for sparse matches and cut from all of them.
+   * after every date; a start range begins past the first starts), which the sample would take
+   * for sparse matches and cut from all of them.
    */
-  keptInSortIndex?: boolean;
+  filtersInSortIndex?: boolean;
   /** Columns of a page row (aliases as the caller wants them), read from the `hydrate` joins. */
   columns: string;
   /** Joins bringing the columns, keyed on the page id `p.id`, e.g. 'JOIN subscriptions s ON s.id = p.id'. */
@@ -295,17 +319,24 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
     return `(${keptTotal(where.keptConditions)}${correction})::int`;
   };
 
+  /** The total of kept filters from their counts, of range filters by count(*) (module doc, 3). */
+  const totalOf = (keptTotal: PagedListSpec['keptTotal']) =>
+    where.kept && keptTotal
+      ? keptTotalOf(keptTotal)
+      : `(SELECT count(*) FROM ${spec.from}${joinsFor(true)} ${where.sql})::int`;
+
   let sql: string;
   if (where.empty) {
     const total = spec.unfilteredTotal ?? `(SELECT count(*)::int FROM ${spec.from})`;
     sql = `WITH p AS (${orderedPage(limit, offset, false)}),
      t AS (SELECT ${total} AS total)
 ${finish}`;
-  } else if (where.kept && spec.keptTotal && spec.keptInSortIndex) {
+  } else if (((where.kept && spec.keptTotal) || where.ranged) && spec.filtersInSortIndex) {
     sql = `WITH p AS (${orderedPage(limit, offset, true)}),
-     t AS (SELECT ${keptTotalOf(spec.keptTotal)} AS total)
+     t AS (SELECT ${totalOf(spec.keptTotal)} AS total)
 ${finish}`;
-  } else if (where.kept && spec.keptTotal) {
+  } else if ((where.kept && spec.keptTotal) || where.ranged) {
+    const total = totalOf(spec.keptTotal);
     const all = spec.unfilteredTotal ?? `(SELECT count(*) FROM ${spec.from})`;
     const wanted = `(${limit} + ${offset})`;
     // The sample reads the unfiltered list's first walk_rows rows in order (WALK_FACTOR times
@@ -318,7 +349,7 @@ ${finish}`;
     // matches (f). The branches not taken are one-time filters that never run, and f is never
     // computed when nothing reads it.
     sql = `WITH x AS MATERIALIZED (
-       SELECT ${keptTotalOf(spec.keptTotal)} AS total, (${all})::bigint AS all_rows),
+       SELECT ${total} AS total, (${all})::bigint AS all_rows),
      t AS MATERIALIZED (
        SELECT x.total, x.all_rows,
               CASE WHEN x.total::bigint * x.total >= ${WALK_FACTOR} * ${wanted}::bigint * x.all_rows

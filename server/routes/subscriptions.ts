@@ -175,10 +175,13 @@ export async function listSubscriptions(
   if (v.provider_status !== undefined)
     w.keep('s.status = ANY(?::text[])', 'status = ANY(?::text[])', [v.provider_status]);
   if (v.cadence !== undefined) w.keep('s.cadence = ?', 'cadence = ?', [v.cadence]);
+  const rangeColumns = new Set<string>();
   for (const [prefix, column] of DATE_FILTERS) {
     const range = rangeOf(v, prefix);
-    if (range.from) w.add(`${column} >= ?`, range.from);
-    if (range.toExclusive) w.add(`${column} < ?`, range.toExclusive);
+    // Each date column has an index (column, id) that counts a range on its own.
+    if (range.from) w.range(`${column} >= ?`, range.from);
+    if (range.toExclusive) w.range(`${column} < ?`, range.toExclusive);
+    if (range.from || range.toExclusive) rangeColumns.add(column);
   }
 
   const list = await pagedList<DbSubscriptionRow>(readDbOf(deps), {
@@ -194,6 +197,8 @@ export async function listSubscriptions(
     where: w,
     unfilteredTotal: rowCountSql('subscriptions'),
     keptTotal: listCountSql('subscriptions'),
+    // A range sorted by its own column is read off that column's (column, id) index.
+    filtersInSortIndex: w.ranged && rangeColumns.size === 1 && rangeColumns.has(SORT_SQL[sortKey]),
     columns: `s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
             s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at`,
     hydrate: 'JOIN subscriptions s ON s.id = p.id JOIN customers c ON c.id = s.customer_id',

@@ -228,8 +228,9 @@ export async function listUsers(
   if (start.from) w.need('subscription').add('s.start_date >= ?', start.from);
   if (start.toExclusive) w.need('subscription').add('s.start_date < ?', start.toExclusive);
   const exp = rangeOf(v, 'exp');
-  if (exp.from) w.add('m.expires_at >= ?', exp.from);
-  if (exp.toExclusive) w.add('m.expires_at < ?', exp.toExclusive);
+  // members_expires_at_idx (expires_at, id) counts an expiry range on its own.
+  if (exp.from) w.range('m.expires_at >= ?', exp.from);
+  if (exp.toExclusive) w.range('m.expires_at < ?', exp.toExclusive);
 
   const { key, dir } = v.sort;
   const subType = SUBSCRIPTION_SORTS[key];
@@ -248,9 +249,11 @@ export async function listUsers(
     unfilteredTotal: rowCountSql('members'),
     keptTotal: listCountSql('users'),
     // members_status_expires_idx (mg_status, expires_at, id) reads an mg_status filter's members
-    // in expiry order, skipping the scheduled ones for 'active'; the sample of the unfiltered
-    // order would find almost none of the active members, who have no expiry and sort last.
-    keptInSortIndex: key === 'expires_at' && v.mg_status !== undefined && onlyMgStatusFilter(v),
+    // in expiry order, skipping the scheduled ones for 'active' (the sample of the unfiltered
+    // order would find almost none of the active members, who have no expiry and sort last), and
+    // members_expires_at_idx (expires_at, id) an expiry range's members.
+    filtersInSortIndex:
+      key === 'expires_at' && ((v.mg_status !== undefined && onlyMgStatusFilter(v)) || w.ranged),
     indexPage:
       subType === undefined
         ? undefined
