@@ -180,6 +180,13 @@ describe('pagedListSql', () => {
     });
     expect(rangedInIndex.sql).not.toContain('walk_rows');
     expect(rangedInIndex.sql).toContain('(SELECT count(*) FROM items i WHERE i.rank >= $1)::int');
+    // A join the sort needs is no part of the count.
+    const sortJoined = pagedListSql({
+      ...base(new Where().range('i.rank >= ?', 3)),
+      sort: { keys: ['o.name'], dir: 'asc', joins: ['owner'] },
+    });
+    expect(sortJoined.sql).toContain('(SELECT count(*) FROM items i WHERE i.rank >= $1)::int');
+    expect(sortJoined.sql).toContain('JOIN owners o ON o.id = i.owner_id');
     // Any other condition counts its matches; without keptTotal, so do kept conditions.
     const mixed = new Where().keep('i.kind = ?', 'status = ?', ['a']).add('i.rank > ?', 3);
     expect(pagedListSql(keptSpec(mixed)).sql).not.toContain('list_filter_counts');

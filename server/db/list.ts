@@ -201,7 +201,7 @@ export interface PagedListSpec {
    */
   keptTotal?: (keptConditions: string) => string;
   /**
-   * Optional page query for the unfiltered list and the kept-count filters, when a plain ORDER BY
+   * Optional page query for the unfiltered list and the kept-count or range filters, when a plain ORDER BY
    * cannot use an index (e.g. a sort key from a LEFT JOINed table). Given the LIMIT and OFFSET
    * placeholders and the list conditions (Where.conditions, 'true' when unfiltered), it returns
    * the page's rows as columns `id, k0, k1, …` (the sort keys in order), in any order.
@@ -319,11 +319,14 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
     return `(${keptTotal(where.keptConditions)}${correction})::int`;
   };
 
-  /** The total of kept filters from their counts, of range filters by count(*) (module doc, 3). */
+  /**
+   * The total of kept filters from their counts, of range filters by count(*) with only the joins
+   * the filters need (module doc, 3).
+   */
   const totalOf = (keptTotal: PagedListSpec['keptTotal']) =>
     where.kept && keptTotal
       ? keptTotalOf(keptTotal)
-      : `(SELECT count(*) FROM ${spec.from}${joinsFor(true)} ${where.sql})::int`;
+      : `(SELECT count(*) FROM ${spec.from}${filterJoins} ${where.sql})::int`;
 
   let sql: string;
   if (where.empty) {

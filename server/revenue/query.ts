@@ -185,9 +185,10 @@ export interface MovementAggregate {
  * as a derived table (a UNION ALL of their groups, which the caller sums again): whole months from
  * revenue_monthly, the remaining whole days from revenue_daily (or revenue_daily_kinds, see
  * MovementAggregate.narrowDays), and the part of the last day before
- * `hi` from revenue_movements (migrations 015, 018). Every source has the columns provider, plan,
- * cadence, currency, kind_alone, kind_net, paired, other_plan, other_cadence and delta_twelfths,
- * so filterSql's conditions apply to each. Parameters are appended to `params`.
+ * `hi` from revenue_movements (migrations 015, 018). Every source but revenue_daily_kinds has the
+ * columns provider, plan, cadence, currency, kind_alone, kind_net, paired, other_plan,
+ * other_cadence and delta_twelfths, so filterSql's conditions apply to each (narrowDays comes
+ * with no condition: throws otherwise). Parameters are appended to `params`.
  */
 export function movementSource(
   w: MovementWindow,
@@ -206,6 +207,7 @@ export function movementSource(
       `SELECT ${agg.select(bucket)} FROM ${table} d WHERE ${time} ${agg.where} GROUP BY ${agg.groupBy}`,
     );
   const narrow = agg.narrowDays;
+  if (narrow && agg.where !== '') throw new Error('movementSource: narrowDays reads no filter');
   // Under monthly buckets a run of days lies within one month, whose first day is its bucket: a
   // constant instead of a date_trunc per row (a literal: a select list may leave it unused, and an
   // unused parameter has no type).

@@ -15,7 +15,7 @@ import {
   type RefState,
 } from '../testing/revenueReference';
 import type { CohortsJson } from './cohorts';
-import { bucketDates, parseRevenueQuery } from './query';
+import { bucketDates, movementSource, parseRevenueQuery } from './query';
 import type { RevenueJson } from './revenue';
 import { revenueRoutes } from './routes';
 
@@ -174,6 +174,30 @@ async function expectCohortsMatch(segments: RefSegment[], qs: string, provider?:
 async function dashboardMrr(now = NOW): Promise<number> {
   return (await computeDashboardStats(db, deps(now).config, now)).mrr_cents;
 }
+
+describe('movementSource', () => {
+  it('reads whole days from the narrow roll-up only without filters', () => {
+    const w = { lo: Date.UTC(2026, 9, 1), hi: Date.UTC(2026, 9, 10, 6), closed: false };
+    const narrowDays = { select: () => 'd.kind', groupBy: '1' };
+    const sql = movementSource({ ...w, bucket: 'day' }, [], {
+      select: () => 'd.kind_alone',
+      where: '',
+      groupBy: '1',
+      narrowDays,
+    });
+    expect(sql).toContain('FROM revenue_daily_kinds d');
+    expect(sql).not.toContain('FROM revenue_daily d');
+    expect(sql).toContain('FROM revenue_movements d');
+    expect(() =>
+      movementSource({ ...w, bucket: 'day' }, [], {
+        select: () => 'd.kind_alone',
+        where: `AND d.provider = 'clickbank'`,
+        groupBy: '1',
+        narrowDays,
+      }),
+    ).toThrow(/narrowDays reads no filter/);
+  });
+});
 
 describe('hand-built histories', () => {
   /** Applies a change the way the writers do: the new state, effective at updated_at. */

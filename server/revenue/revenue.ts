@@ -1,10 +1,12 @@
 /**
  * GET /metrics/revenue and GET /metrics/revenue/movements/:date (docs/metrics.md defines every
  * figure, docs/api.md "Revenue" the JSON). They read the MRR history of migrations 015 and 018:
- * the monthly and daily roll-ups (revenue_monthly, revenue_daily) for whole months and days,
- * revenue_movements for the part of a day before an instant, the recurring-customer roll-ups
- * (revenue_customers_monthly, revenue_customers_daily) for the customers at an instant, and
- * revenue_spans for the customers of the start and those whose spans change on the last day.
+ * the monthly and daily roll-ups (revenue_monthly, revenue_daily, and without filters the
+ * narrower revenue_daily_kinds of 031) for whole months and days, revenue_movements for the part
+ * of a day before an instant, the recurring-customer roll-ups (revenue_customers_monthly,
+ * revenue_customers_daily) for the customers at an instant, revenue_retained_daily (029) for the
+ * customers of the start without filters, and revenue_spans for the customers of the start under
+ * filters and those whose spans change on the last day.
  *
  * Money: each movement is a sum of per-subscription deltas in twelfths of a cent of its currency,
  * converted with the configured rates (server/fx.ts). Converted money is rounded so that the
@@ -19,7 +21,7 @@ import { readDbOf, type AppDeps, type ServerConfig } from '../context';
 import { dayText, parseDay } from '../routes/metrics';
 import { reportingRate } from '../fx';
 import { monthlyRecurringCents } from '../stats';
-import type { Cadence } from '../vocabulary';
+import { CADENCES, type Cadence } from '../vocabulary';
 import { badRequest } from '../errors';
 import {
   bucketDates,
@@ -157,10 +159,8 @@ export async function revenueOverview(
       groupBy: '1, 2',
     },
   );
-  // Movements in the range by bucket: whole months (monthly buckets) and days from the roll-ups,
-  // the rest of the last day from the rows. Each bucket's steps need only the twelfths per
-  // currency (a step converts every cadence alike); the MRR at the end needs them per (currency,
-  // cadence), as the dashboard rounds it: one grouping set each (`range_total` marks the second).
+  // Movements in the range by bucket: whole months (monthly buckets) and days from the roll-ups
+  // (without filters, whole days from the narrow one), the rest of the last day from the rows.
   const rangeParams: unknown[] = [];
   const rf = filterSql(r, rangeParams, 'd');
   const rangeSource = movementSource(
@@ -180,44 +180,50 @@ export async function revenueOverview(
           : undefined,
     },
   );
-  // The statements are independent: sent together, each runs on its own pooled connection.
-  const [startRows, rows, customers, breakdown] = await Promise.all([
-    db.query<{ currency: string; cadence: string; t: string }>(
-      `SELECT u.currency, u.cadence, sum(u.t)::text AS t FROM ${startSource} u GROUP BY 1, 2`,
-      startParams,
-    ),
-    jsonRows<{
-      day: string | null;
-      currency: string;
-      cadence: string | null;
-      kind: MovementKind | null;
-      t: string;
-      range_total: boolean;
-    }>(
-      db,
-      `SELECT to_char(u.b, 'YYYY-MM-DD') AS day, u.currency, u.cadence, u.kind, sum(u.t)::text AS t,
-              GROUPING(u.b) = 1 AS range_total
-         FROM ${rangeSource} u
-        GROUP BY GROUPING SETS ((u.b, u.currency, u.kind), (u.currency, u.cadence))`,
-      rangeParams,
-    ),
+  // The MRR statements and the customer statements are independent: two lanes, each one
+  // statement at a time, so a request holds at most two pooled connections.
+  const [[startRows, rows, breakdown], customers] = await Promise.all([
+    (async () => {
+      const startRows = await db.query<{ currency: string; cadence: string; t: string }>(
+        `SELECT u.currency, u.cadence, sum(u.t)::text AS t FROM ${startSource} u GROUP BY 1, 2`,
+        startParams,
+      );
+      // A row per bucket, currency and kind, with the twelfths of each cadence (null when none):
+      // half the rows of one per cadence, for the same groups.
+      const rows = await jsonRows<{
+        day: string;
+        currency: string;
+        kind: MovementKind;
+        monthly: string | null;
+        yearly: string | null;
+      }>(
+        db,
+        `SELECT to_char(u.b, 'YYYY-MM-DD') AS day, u.currency, u.kind,
+                (sum(u.t) FILTER (WHERE u.cadence = 'monthly'))::text AS monthly,
+                (sum(u.t) FILTER (WHERE u.cadence = 'yearly'))::text AS yearly
+           FROM ${rangeSource} u
+          GROUP BY u.b, 2, 3`,
+        rangeParams,
+      );
+      return [startRows, rows, await mrrBreakdown(deps, r, missing)] as const;
+    })(),
     customerFigures(deps, r),
-    mrrBreakdown(deps, r, missing),
   ]);
   const start: Groups = new Map();
   for (const row of startRows.rows) addTo(start, row.currency, row.cadence, num(row.t));
 
-  // Per bucket and kind: twelfths per currency (as monthly groups: a twelfth of a cent a month).
+  // Per bucket and kind: twelfths per (currency, cadence).
   const dates = bucketDates(r);
   const perBucket = new Map<string, Map<MovementKind, Groups>>();
   for (const d of dates) perBucket.set(d, new Map(MOVEMENT_KINDS.map((k) => [k, new Map()])));
   const end: Groups = new Map(start);
   for (const row of rows) {
-    const t = num(row.t);
-    if (row.range_total) addTo(end, row.currency, row.cadence ?? 'monthly', t);
-    else if (row.day !== null && row.kind !== null) {
-      const b = perBucket.get(bucketOf(row.day, r))?.get(row.kind);
-      if (b) addTo(b, row.currency, 'monthly', t);
+    const b = perBucket.get(bucketOf(row.day, r))?.get(row.kind);
+    for (const cadence of CADENCES) {
+      const t = row[cadence];
+      if (t === null) continue;
+      if (b) addTo(b, row.currency, cadence, num(t));
+      addTo(end, row.currency, cadence, num(t));
     }
   }
 
@@ -405,28 +411,28 @@ function retainedSql(r: RevenueRange): { sql: string; params: unknown[] } {
  * and what the NRR numerator adds to the MRR at the start: the expansion − contraction − churn of
  * the customers recurring at the start (reactivations left out), as monthly groups of twelfths
  * per currency (`retained`, one per currency, in the statement's order). The counts come from
- * customersAt; one statement follows the movements of the customers of the start (ignored when
+ * customersAt; one statement follows the movements of the customers of the start (none when
  * there are none): without filters retainedSql's; under filters the customers of the start are
- * those with a matching span recurring then, which the planner probes or hashes. The three
- * statements are independent and sent together.
+ * those with a matching span recurring then, which the planner probes or hashes.
  */
 async function customerFigures(
   deps: AppDeps,
   r: RevenueRange,
 ): Promise<{ start: number; end: number; churned: number; retained: Groups[] }> {
   const db = readDbOf(deps);
-  const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
-  const mf = filterSql(r, [...params], 'm');
-  const sf = filterSql(r, params, 's');
-  const unfiltered = mf.where.length === 0 ? retainedSql(r) : null;
-  // The movement filters reuse the span filters' parameters (same values, same order).
-  const retainedStatement = db.query<{
-    currency: string | null;
-    t: string | null;
-    churned: number;
-  }>(
-    unfiltered?.sql ??
-      `WITH m0 AS MATERIALIZED (
+  const customersStart = await customersAt(deps, r, r.fromMs);
+  let churned = 0;
+  const retained: Groups[] = [];
+  // Without customers at the start there are none to follow through the range.
+  if (customersStart > 0) {
+    const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
+    const mf = filterSql(r, [...params], 'm');
+    const sf = filterSql(r, params, 's');
+    const unfiltered = mf.where.length === 0 ? retainedSql(r) : null;
+    // The movement filters reuse the span filters' parameters (same values, same order).
+    const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
+      unfiltered?.sql ??
+        `WITH m0 AS MATERIALIZED (
          SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
            FROM revenue_movements m
           WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
@@ -443,24 +449,16 @@ async function customerFigures(
               (SELECT count(DISTINCT customer_id) FROM m0 WHERE kind_alone = 'churn')::int AS churned
          FROM m0 WHERE kind IN ('expansion', 'contraction', 'churn')
         GROUP BY ROLLUP (currency)`,
-    unfiltered?.params ?? params,
-  );
-  const [customersStart, end, res] = await Promise.all([
-    customersAt(deps, r, r.fromMs),
-    r.endMs === r.fromMs ? null : customersAt(deps, r, r.endMs),
-    retainedStatement,
-  ]);
-  let churned = 0;
-  const retained: Groups[] = [];
-  // Without customers at the start there are none to follow through the range.
-  if (customersStart > 0) {
+      unfiltered?.params ?? params,
+    );
     for (const row of res.rows) {
       // The ROLLUP's total row (currency null) carries the count of customers churned.
       if (row.currency == null) churned = row.churned;
       else retained.push(new Map([[key(row.currency, 'monthly'), num(row.t)]]));
     }
   }
-  return { start: customersStart, end: end ?? customersStart, churned, retained };
+  const end = r.endMs === r.fromMs ? customersStart : await customersAt(deps, r, r.endMs);
+  return { start: customersStart, end, churned, retained };
 }
 
 /**

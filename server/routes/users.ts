@@ -138,8 +138,8 @@ const USER_JOINS = {
 
 /**
  * The page for a subscription column (`key`, SQL type `type`) of the unfiltered list or of the
- * kept-count filters (`conditions` over m and s, 'true' when unfiltered): the union of matching
- * members with a subscription, read in that column's index order (ties: subscription id, then
+ * kept-count or range filters (`conditions` over m and s, 'true' when unfiltered): the union of
+ * matching members with a subscription, read in that column's index order (ties: subscription id, then
  * row_id), and matching members without one (null key: last ascending, first descending), each
  * cut at LIMIT + OFFSET, so the sort indexes of 002_list_indexes.sql serve it (a LEFT JOIN could not).
  */
