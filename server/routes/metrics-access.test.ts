@@ -1,6 +1,6 @@
 /**
  * The access figures of GET /metrics/overview (totals.totalActive, totals.activeAtStart and the
- * pies) are read from the month roll-up of migration 021 plus at most a month of index entries.
+ * pies) are read from the month and day roll-ups of migrations 021 and 032 plus a few index entries.
  * They must equal, for every range start and filter, what one plain scan of every subscription
  * counts (`direct` below, the definition in the module doc of ./metrics.ts): after the seed, around
  * month boundaries and midnights, for subscriptions that end at or before they start, after writes,
@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../db';
 import type { Db } from '../db/types';
 import { seedDemoData } from '../seed';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
@@ -99,22 +100,32 @@ async function expectExact(from: string, f: Filter = {}, to = '2026-11-20'): Pro
   return want.start;
 }
 
-/** Rows of subscription_months that differ from a direct count of the subscriptions. */
+/**
+ * Rows of subscription_months and of subscription_days (migration 032) that differ from a direct
+ * count of the subscriptions.
+ */
 async function monthsDiff(): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    `WITH direct AS (
-       SELECT 'start' AS kind, date_trunc('month', start_date AT TIME ZONE 'UTC')::date AS month, provider, plan,
-              status, COALESCE(source, '') AS source, count(*)::bigint AS n
-         FROM subscriptions GROUP BY 2, 3, 4, 5, 6
-       UNION ALL
-       SELECT 'end', date_trunc('month', ends_at AT TIME ZONE 'UTC')::date, provider, plan, status,
-              COALESCE(source, ''), count(*)::bigint
-         FROM subscriptions WHERE ends_at > start_date GROUP BY 2, 3, 4, 5, 6),
-          m AS (SELECT kind, month, provider, plan, status, source, n FROM subscription_months)
-     SELECT count(*)::int AS n FROM ((SELECT * FROM direct EXCEPT SELECT * FROM m)
-                                     UNION ALL (SELECT * FROM m EXCEPT SELECT * FROM direct)) d`,
-  );
-  return r.rows[0]?.n ?? -1;
+  let differ = 0;
+  for (const [table, bucket, grain] of [
+    ['subscription_months', 'month', `date_trunc('month', %s AT TIME ZONE 'UTC')::date`],
+    ['subscription_days', 'day', `(%s AT TIME ZONE 'UTC')::date`],
+  ] as const) {
+    const r = await db.query<{ n: number }>(
+      `WITH direct AS (
+         SELECT 'start' AS kind, ${grain.replace('%s', 'start_date')} AS b, provider, plan,
+                status, COALESCE(source, '') AS source, count(*)::bigint AS n
+           FROM subscriptions GROUP BY 2, 3, 4, 5, 6
+         UNION ALL
+         SELECT 'end', ${grain.replace('%s', 'ends_at')}, provider, plan, status,
+                COALESCE(source, ''), count(*)::bigint
+           FROM subscriptions WHERE ends_at > start_date GROUP BY 2, 3, 4, 5, 6),
+            m AS (SELECT kind, ${bucket}, provider, plan, status, source, n FROM ${table})
+       SELECT count(*)::int AS n FROM ((SELECT * FROM direct EXCEPT SELECT * FROM m)
+                                       UNION ALL (SELECT * FROM m EXCEPT SELECT * FROM direct)) d`,
+    );
+    differ += r.rows[0]?.n ?? 1;
+  }
+  return differ;
 }
 
 const FILTERS: Filter[] = [
@@ -165,6 +176,12 @@ describe('overview access figures from the month roll-up (migration 021)', () =>
       ['paused', '2026-01-01T00:00:00Z', null],
       ['active', '2026-10-14T23:59:59Z', null],
       ['cancelled', '2026-05-05T05:05:05Z', '2026-10-14T12:00:00Z'],
+      // Around now (2026-11-20T12:00Z): cancelled, paid until later today, until earlier today,
+      // until the next midnight; and paid beyond now but ending before a future start.
+      ['cancelled', '2026-11-02T00:00:00Z', '2026-11-20T12:00:01Z'],
+      ['cancelled', '2026-11-02T00:00:00Z', '2026-11-20T11:59:59Z'],
+      ['cancelled', '2026-11-02T00:00:00Z', '2026-11-21T00:00:00Z'],
+      ['cancelled', '2026-11-25T00:00:00Z', '2026-11-22T00:00:00Z'],
     ];
     let i = 0;
     for (const [status, startDate, endsAt] of rows) {
@@ -254,21 +271,39 @@ describe('overview access figures from the month roll-up (migration 021)', () =>
     expect((await db.query('SELECT 1 FROM subscription_months_pending')).rows).toHaveLength(0);
     expect(await monthsDiff()).toBe(0);
 
-    const snapshot = async () =>
+    const snapshot = async () => [
       (
         await db.query(
           `SELECT kind, month::text, provider, plan, status, source, n::text FROM subscription_months
             ORDER BY 1, 2, 3, 4, 5, 6`,
         )
-      ).rows;
+      ).rows,
+      (
+        await db.query(
+          `SELECT kind, day::text, provider, plan, status, source, n::text FROM subscription_days
+            ORDER BY 1, 2, 3, 4, 5, 6`,
+        )
+      ).rows,
+    ];
     const incremental = await snapshot();
     await db.query('SELECT subscription_months_rebuild()');
     expect(await snapshot()).toEqual(incremental);
+    // The database as it was before 032: the migration fills the day roll-up from the
+    // subscriptions already stored, and the figures still equal the scan.
+    await db.exec(`
+      DROP TABLE subscription_days;
+      ALTER TABLE subscription_months_pending DROP COLUMN day;
+      DELETE FROM schema_migrations WHERE version = '032_subscription_days';`);
+    expect(await migrate(db)).toEqual(['032_subscription_days']);
+    expect(await snapshot()).toEqual(incremental);
+    expect(incremental[1]?.length).toBeGreaterThan(0);
+    await expectExact(FROMS[0]!);
   }, 120_000);
 
   it('are emptied with the subscriptions (truncate)', async () => {
     await db.exec('TRUNCATE subscriptions CASCADE');
     expect((await db.query('SELECT 1 FROM subscription_months')).rows).toHaveLength(0);
+    expect((await db.query('SELECT 1 FROM subscription_days')).rows).toHaveLength(0);
     const body = await overview('2026-10-01', '2026-11-20', {});
     expect(body.totals.totalActive).toBe(0);
     expect(body.totals.activeAtStart).toBe(0);

@@ -244,8 +244,10 @@ interface AccessRow {
  * and activeAtStart (started before `startIso`, a UTC midnight, with no end at or before it, paused
  * left out), per (provider, plan), for the subscription-level filters. Exactly what one scan of
  * every subscription would count (server/routes/metrics-access.test.ts), read as the sum of
- * subscription_months' whole months and at most one month of covering-index entries: see migration
- * 021 for the decomposition. Rejects when the database fails.
+ * subscription_months' whole months, subscription_days' days of the start's month before it and
+ * the ends at the start itself (migrations 021 and 032), plus the cancelled subscriptions paid
+ * beyond now and those that end at or before they start (covering indexes). Rejects when the
+ * database fails.
  */
 async function accessByProviderPlan(
   db: Queryable,
@@ -255,8 +257,20 @@ async function accessByProviderPlan(
 ): Promise<AccessRow[]> {
   const start = new Date(startIso);
   const month = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1)).toISOString();
-  const params: unknown[] = [now.toISOString(), startIso, month, [...ACCESS_STATUSES]];
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const tomorrow = new Date(today.getTime() + 86_400_000).toISOString();
+  const params: unknown[] = [
+    now.toISOString(),
+    startIso,
+    month,
+    [...ACCESS_STATUSES],
+    today.toISOString().slice(0, 10),
+    tomorrow,
+  ];
   const m = filterSql(f, params, (c) => `m.${c}`);
+  const d = filterSql(f, params, (c) => `d.${c}`)
+    .map((w) => ` AND ${w}`)
+    .join('');
   const s = filterSql(f, params, (c) => `s.${c}`)
     .map((w) => ` AND ${w}`)
     .join('');
@@ -270,17 +284,30 @@ async function accessByProviderPlan(
                FROM subscription_months m ${m.length > 0 ? `WHERE ${m.join(' AND ')}` : ''}
               GROUP BY m.provider, m.plan
              UNION ALL
+             SELECT d.provider, d.plan, sum(d.n), 0 FROM subscription_days d
+              WHERE d.day > $5::date AND d.kind = 'end' AND d.status = 'cancelled'${d}
+              GROUP BY d.provider, d.plan
+             UNION ALL
              SELECT s.provider, s.plan, count(*), 0 FROM subscriptions s
-              WHERE s.status = 'cancelled' AND s.ends_at > $1::timestamptz${s}
+              WHERE s.status = 'cancelled' AND s.ends_at > $1::timestamptz
+                AND s.ends_at < $6::timestamptz AND s.ends_at > s.start_date${s}
               GROUP BY s.provider, s.plan
              UNION ALL
-             SELECT s.provider, s.plan, 0, count(*) FROM subscriptions s
-              WHERE s.start_date >= $3::timestamptz AND s.start_date < $2::timestamptz AND s.status <> 'paused'${s}
+             SELECT s.provider, s.plan, count(*), 0 FROM subscriptions s
+              WHERE s.status = 'cancelled' AND s.ends_at > $1::timestamptz AND s.ends_at <= s.start_date
+                -- implied (start ≥ end > now): a range of subscriptions_ends_unordered_idx
+                AND s.start_date > $1::timestamptz${s}
               GROUP BY s.provider, s.plan
+             UNION ALL
+             SELECT d.provider, d.plan, 0,
+                    COALESCE(sum(d.n) FILTER (WHERE d.kind = 'start'), 0)
+                    - COALESCE(sum(d.n) FILTER (WHERE d.kind = 'end'), 0)
+               FROM subscription_days d
+              WHERE d.day >= $3::date AND d.day < $2::date AND d.status <> 'paused'${d}
+              GROUP BY d.provider, d.plan
              UNION ALL
              SELECT s.provider, s.plan, 0, -count(*) FROM subscriptions s
-              WHERE s.ends_at >= $3::timestamptz AND s.ends_at <= $2::timestamptz AND s.ends_at > s.start_date
-                AND s.status <> 'paused'${s}
+              WHERE s.ends_at = $2::timestamptz AND s.ends_at > s.start_date AND s.status <> 'paused'${s}
               GROUP BY s.provider, s.plan
              UNION ALL
              SELECT s.provider, s.plan, 0, -count(*) FROM subscriptions s

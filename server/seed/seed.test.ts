@@ -64,8 +64,9 @@ const SCHEDULED_COLUMNS = new Set([
   'revenue_customers_monthly.month',
   'revenue_retained_daily.day',
   'revenue_daily_kinds.day',
-  // The month a scheduled ends_at falls in ('end' rows of the overview's month counts).
+  // The month and the day a scheduled ends_at falls in ('end' rows of the overview's counts).
   'subscription_months.month',
+  'subscription_days.day',
   // The day a scheduled ends_at or period end falls on (the dashboard's days-left roll-up).
   'stats_access_days.end_day',
 ]);
