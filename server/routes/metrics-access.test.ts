@@ -292,6 +292,7 @@ describe('overview access figures from the month roll-up (migration 021)', () =>
     // subscriptions already stored, and the figures still equal the scan.
     await db.exec(`
       DROP TABLE subscription_days;
+      DROP INDEX subscription_months_zero_idx;
       ALTER TABLE subscription_months_pending DROP COLUMN day;
       DELETE FROM schema_migrations WHERE version = '032_subscription_days';`);
     expect(await migrate(db)).toEqual(['032_subscription_days']);

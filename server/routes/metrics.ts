@@ -13,8 +13,9 @@
  *   (server/vocabulary.ts), so with no filter it equals /stats activeSubscribers.
  * - activeAtStart: subscriptions that had started before the range's first instant and whose
  *   access had not ended then (ends_at null or later), paused ones left out.
- * Both are counted from the month roll-up subscription_months (migration 021) and at most a month
- * of index entries, never by reading every subscription (accessByProviderPlan).
+ * Both are counted from the month and day roll-ups subscription_months and subscription_days
+ * (migrations 021 and 032) and a few index entries, never by reading every subscription
+ * (accessByProviderPlan).
  * - churnRate = cancellations ÷ activeAtStart (a fraction, 6 decimals; 0 when activeAtStart is 0).
  * - estimatedRevenueCents = amounts of the new + renewal events, converted per day and provider
  *   with the configured fixed rates (as /stats) and rounded there, so the amount series sums to it.
@@ -243,11 +244,12 @@ interface AccessRow {
  * totalActive and the pies' counts (subscriptions granting access at `now`, activeAccessCondition)
  * and activeAtStart (started before `startIso`, a UTC midnight, with no end at or before it, paused
  * left out), per (provider, plan), for the subscription-level filters. Exactly what one scan of
- * every subscription would count (server/routes/metrics-access.test.ts), read as the sum of
- * subscription_months' whole months, subscription_days' days of the start's month before it and
- * the ends at the start itself (migrations 021 and 032), plus the cancelled subscriptions paid
- * beyond now and those that end at or before they start (covering indexes). Rejects when the
- * database fails.
+ * every subscription would count (server/routes/metrics-access.test.ts), read from the roll-ups
+ * of migrations 021 and 032 (subscription_months' whole months; subscription_days' days of the
+ * start's month before it, and the days after today of the cancelled subscriptions still paid) and
+ * from covering indexes for the rest (the ends at the start itself, today's paid cancellations
+ * after now, and the subscriptions that end at or before they start). Rejects when the database
+ * fails.
  */
 async function accessByProviderPlan(
   db: Queryable,
@@ -259,13 +261,17 @@ async function accessByProviderPlan(
   const month = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1)).toISOString();
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const tomorrow = new Date(today.getTime() + 86_400_000).toISOString();
+  // Each parameter is compared as one type only (a date, or an instant): a parameter cast both
+  // ways takes the first cast's type, and converting a date to an instant reads the session's
+  // time zone.
   const params: unknown[] = [
     now.toISOString(),
     startIso,
-    month,
+    month.slice(0, 10),
     [...ACCESS_STATUSES],
     today.toISOString().slice(0, 10),
     tomorrow,
+    startIso.slice(0, 10),
   ];
   const m = filterSql(f, params, (c) => `m.${c}`);
   const d = filterSql(f, params, (c) => `d.${c}`)
@@ -303,7 +309,7 @@ async function accessByProviderPlan(
                     COALESCE(sum(d.n) FILTER (WHERE d.kind = 'start'), 0)
                     - COALESCE(sum(d.n) FILTER (WHERE d.kind = 'end'), 0)
                FROM subscription_days d
-              WHERE d.day >= $3::date AND d.day < $2::date AND d.status <> 'paused'${d}
+              WHERE d.day >= $3::date AND d.day < $7::date AND d.status <> 'paused'${d}
               GROUP BY d.provider, d.plan
              UNION ALL
              SELECT s.provider, s.plan, 0, -count(*) FROM subscriptions s
@@ -390,7 +396,8 @@ export async function metricsOverview(deps: AppDeps, query: Query): Promise<Metr
   );
 
   // 2. Current access and access at the start of the range, by provider and plan: whole months
-  // from subscription_months (migration 021), the rest from at most a month of index entries.
+  // and days from subscription_months and subscription_days (migrations 021 and 032), the rest
+  // from a few index entries.
   const access = await accessByProviderPlan(db, parsed, now, `${from}T00:00:00Z`);
 
   const fromMs = Date.parse(`${from}T00:00:00Z`);

@@ -103,6 +103,8 @@ const VACUUMED_TABLES = [
   'revenue_cohort_monthly',
   'revenue_retained_daily',
   'revenue_daily_kinds',
+  'subscription_months',
+  'subscription_days',
   'webhook_deliveries',
 ];
 

@@ -20,6 +20,9 @@ CREATE TABLE subscription_days (
   -- Day first: the figures read a range of days, of both kinds.
   PRIMARY KEY (day, kind, provider, plan, status, source)
 );
+-- Keys that came to nothing, found by each fold without a scan of either table.
+CREATE INDEX subscription_days_zero_idx ON subscription_days (day) WHERE n = 0;
+CREATE INDEX subscription_months_zero_idx ON subscription_months (month) WHERE n = 0;
 
 ALTER TABLE subscription_months_pending ADD COLUMN day DATE;
 
@@ -38,9 +41,13 @@ BEGIN
 END $$;
 
 -- Folds this transaction's pending deltas at commit into both roll-ups, one upsert per key each,
--- and drops the keys that came to nothing.
+-- and drops the keys that came to nothing. The trigger fires once per pending row: the first
+-- firing folds them all, the others find none and return.
 CREATE OR REPLACE FUNCTION subscription_months_fold() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM subscription_months_pending) THEN
+    RETURN NULL;
+  END IF;
   WITH d AS (DELETE FROM subscription_months_pending RETURNING *),
   months AS (
     INSERT INTO subscription_months AS m (kind, month, provider, plan, status, source, n)
