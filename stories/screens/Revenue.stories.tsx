@@ -229,7 +229,8 @@ export const MovementDrillDown: Story = {
   parameters: { screen: { route: '/revenue?provider=lemonsqueezy' } },
   play: async ({ canvas, canvasElement }) => {
     await cardsShown(canvasElement);
-    await userEvent.selectOptions(canvas.getByLabelText('Bar'), '2026-10-01');
+    // The charts, and this form with them, render once their width is measured: after the cards.
+    await userEvent.selectOptions(await canvas.findByLabelText('Bar', {}, WAIT), '2026-10-01');
     await userEvent.selectOptions(canvas.getByLabelText('Movement'), 'churn');
     await userEvent.click(canvas.getByRole('button', { name: 'List subscriptions' }));
     const list = await canvas.findByRole(
