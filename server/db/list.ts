@@ -30,7 +30,9 @@
  * 3. Kept totals: when every filter came through `Where.keep` (the broad ones: a provider, a
  *    status, a cadence, matching up to every other row) and the spec has `keptTotal`, the total
  *    is a sum over kept counts (migration 027), so half a million matches are not counted on
- *    every page. When the matches are many (total² ≥ 4 × (offset + limit) × all rows), a sample
+ *    every page; so is a Subscriptions range of whole UTC days on the start or the renewal
+ *    (`Where.keepDay`, through `Where.dateRange`: counts per day, migration 033). When the
+ *    matches are many (total² ≥ 4 × (offset + limit) × all rows), a sample
  *    of the unfiltered list's first rows (four times what the page needs if the matches were
  *    spread evenly) is read in order: if it holds the page, that is the page; if it holds enough
  *    matches that reading on takes under a quarter of the rows the cut reads, the page is read
@@ -60,6 +62,7 @@ export class Where {
   private readonly needed = new Set<string>();
   private plain = false;
   private ranges = 0;
+  private readonly keptDims = new Set<string>();
   private correction: { index: number; sql: string; sign: 1 | -1 } | null = null;
   /** Parameter values, in placeholder order ($1, $2, …). */
   readonly params: unknown[] = [];
@@ -119,6 +122,49 @@ export class Where {
     return this;
   }
 
+  /**
+   * Adds one bound of a date range that kept counts per UTC day answer (migration 033's
+   * list_day_counts, dimension `dim`: 'start' or 'renew'): `sql` filters the list's rows as `add`
+   * does, `kept` selects the day rows (their `day` column) that count the same matches, both
+   * reading `values` as `keep` does. The bound must be a UTC midnight (isUtcMidnight), so the range
+   * is whole days. It is a range too (`ranged`); a Where whose kept conditions span two
+   * dimensions is counted instead (`kept` false). Returns this.
+   */
+  keepDay(dim: 'start' | 'renew', sql: string, kept: string, values: unknown[]): this {
+    this.ranges++;
+    this.keptDims.add(dim);
+    this.parts.push(this.placeholders(sql, values, true));
+    this.keptParts.push(this.placeholders(kept, values, false));
+    this.params.push(...values);
+    return this;
+  }
+
+  /**
+   * Adds the date range [`range.from`, `range.toExclusive`) (either bound optional) over the
+   * indexed timestamptz column `column` of the list's own table: from the kept day counts of `dim`
+   * (keepDay) when every given bound is a UTC midnight, as the console's date filters are, else
+   * counted off the column's index (`range`). Returns this.
+   */
+  dateRange(
+    column: string,
+    range: { from?: Date | null; toExclusive?: Date | null },
+    dim: 'start' | 'renew',
+  ): this {
+    const bounds: Array<[Date | null | undefined, string]> = [
+      [range.from, '>='],
+      [range.toExclusive, '<'],
+    ];
+    const whole = bounds.every(([d]) => d == null || isUtcMidnight(d));
+    for (const [d, op] of bounds) {
+      if (d == null) continue;
+      if (whole) {
+        const kept = `day ${op} (?::timestamptz AT TIME ZONE 'UTC')::date`;
+        this.keepDay(dim, `${column} ${op} ?`, kept, [d]);
+      } else this.range(`${column} ${op} ?`, d);
+    }
+    return this;
+  }
+
   private placeholders(sql: string, values: unknown[], exact: boolean): string {
     let i = 0;
     const text = sql.replace(/\?/g, () => `$${this.params.length + ++i}`);
@@ -143,12 +189,21 @@ export class Where {
     return this.parts.length === 0;
   }
 
-  /** True when every condition came through `keep`: kept counts can answer the total. */
+  /**
+   * True when every condition came through `keep` or `keepDay`, with at most one day dimension:
+   * kept counts can answer the total.
+   */
   get kept(): boolean {
-    return !this.plain;
+    return !this.plain && this.keptDims.size <= 1;
   }
 
-  /** True when there are conditions and every one came through `range`. */
+  /** The day dimension of the kept conditions (keepDay), or null when none is a date range. */
+  get keptDim(): 'start' | 'renew' | null {
+    const [dim] = this.keptDims;
+    return (dim as 'start' | 'renew' | undefined) ?? null;
+  }
+
+  /** True when there are conditions and every one came through `range` or `keepDay`. */
   get ranged(): boolean {
     return this.parts.length > 0 && this.ranges === this.parts.length;
   }
@@ -195,11 +250,13 @@ export interface PagedListSpec {
   /** Exact total of the unfiltered list as a scalar SQL expression (e.g. rowCountSql); default count(*) over `from`. */
   unfilteredTotal?: string;
   /**
-   * Exact total from kept counts, for a Where whose conditions all came through `Where.keep`:
-   * given the count-table conditions (Where.keptConditions), a scalar SQL expression summing the
-   * matching counts. Without it, or with any other condition, the matches are counted.
+   * Exact total from kept counts, for a Where whose conditions all came through `Where.keep` or
+   * `Where.keepDay`: given the count-table conditions (Where.keptConditions) and the day dimension
+   * (Where.keptDim: null reads the counts of migration 027, else the day counts of 033), a scalar
+   * SQL expression summing the matching counts. Without it, or with any other condition, the
+   * matches are counted.
    */
-  keptTotal?: (keptConditions: string) => string;
+  keptTotal?: (keptConditions: string, dim: 'start' | 'renew' | null) => string;
   /**
    * Optional page query for the unfiltered list and the kept-count or range filters, when a plain ORDER BY
    * cannot use an index (e.g. a sort key from a LEFT JOINed table). Given the LIMIT and OFFSET
@@ -251,11 +308,25 @@ export function rowCountSql(table: RowCountedTable): string {
 /**
  * PagedListSpec.keptTotal of the list `list`: the sum of the counts migration 027 keeps per
  * (provider, status, cadence, mg_status, dated) that match the count-table conditions (Where.keep's
- * `kept` fragments over those columns; dated: expires_at is set).
+ * `kept` fragments over those columns; dated: expires_at is set), or with a day dimension the
+ * Subscriptions counts migration 033 keeps per (day of the start or renewal, provider, status,
+ * cadence) (Where.keepDay's fragments over `day` besides). The Users list keeps no day counts:
+ * its SQL throws for a day dimension.
  */
-export function listCountSql(list: 'users' | 'subscriptions'): (keptConditions: string) => string {
-  return (kept) =>
-    `(SELECT COALESCE(sum(n), 0) FROM list_filter_counts WHERE list = '${list}' AND ${kept})`;
+export function listCountSql(
+  list: 'users' | 'subscriptions',
+): (keptConditions: string, dim: 'start' | 'renew' | null) => string {
+  return (kept, dim) => {
+    if (dim === null)
+      return `(SELECT COALESCE(sum(n), 0) FROM list_filter_counts WHERE list = '${list}' AND ${kept})`;
+    if (list !== 'subscriptions') throw new Error(`listCountSql: no day counts for ${list}`);
+    return `(SELECT COALESCE(sum(n), 0) FROM list_day_counts WHERE dim = '${dim}' AND ${kept})`;
+  };
+}
+
+/** True when `d` is a UTC midnight, so a range bounded by it is whole UTC days (Where.dateRange). */
+export function isUtcMidnight(d: Date): boolean {
+  return d.getTime() % 86_400_000 === 0;
 }
 
 /** Tables whose row count migration 003 keeps in row_counts. */
@@ -311,12 +382,12 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
   const matches = `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}`;
   const cut = `SELECT * FROM f ORDER BY ${order('f.')} LIMIT ${limit} OFFSET ${offset}`;
   /** The total from kept counts, corrected by counting the rows of Where.keep's correction. */
-  const keptTotalOf = (keptTotal: (keptConditions: string) => string) => {
+  const keptTotalOf = (keptTotal: NonNullable<PagedListSpec['keptTotal']>) => {
     const c = where.keptCorrection;
     const correction = c
       ? ` ${c.sign > 0 ? '+' : '-'} (SELECT count(*) FROM ${spec.from}${joinsFor(true)} WHERE ${c.conditions})`
       : '';
-    return `(${keptTotal(where.keptConditions)}${correction})::int`;
+    return `(${keptTotal(where.keptConditions, where.keptDim)}${correction})::int`;
   };
 
   /**

@@ -39,6 +39,25 @@ afterAll(async () => {
   await db?.close();
 });
 
+/** The kept day counts of migration 033 (rows that came to nothing left out) and a recount, alike. */
+async function dayCounts(on: Db = db) {
+  const kept = await on.query(
+    `SELECT dim, to_char(day, 'YYYY-MM-DD') AS day, provider, status, cadence, n::int AS n
+       FROM list_day_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4, 5`,
+  );
+  const actual = await on.query(
+    `SELECT dim, to_char(day, 'YYYY-MM-DD') AS day, provider, status, cadence, n FROM (
+       SELECT 'start' AS dim, (start_date AT TIME ZONE 'UTC')::date AS day, provider, status, cadence,
+              count(*)::int AS n
+         FROM subscriptions WHERE start_date IS NOT NULL GROUP BY 1, 2, 3, 4, 5
+       UNION ALL
+       SELECT 'renew', (current_period_end AT TIME ZONE 'UTC')::date, provider, status, cadence, count(*)::int
+         FROM subscriptions WHERE current_period_end IS NOT NULL GROUP BY 1, 2, 3, 4, 5) x
+     ORDER BY 1, 2, 3, 4, 5`,
+  );
+  return { kept: kept.rows, actual: actual.rows };
+}
+
 /** The kept counts (rows that came to nothing left out) and a recount of the tables, alike. */
 async function counts(on: Db = db) {
   const kept = await on.query(
@@ -62,10 +81,13 @@ async function expectExact(on: Db = db): Promise<void> {
   const c = await counts(on);
   expect(c.actual.length).toBeGreaterThan(0);
   expect(c.kept).toEqual(c.actual);
+  const d = await dayCounts(on);
+  expect(d.actual.length).toBeGreaterThan(0);
+  expect(d.kept).toEqual(d.actual);
   expect((await on.query('SELECT 1 FROM list_filter_counts_pending')).rows).toHaveLength(0);
 }
 
-describe('kept list counts (migration 027)', () => {
+describe('kept list counts (migrations 027 and 033)', () => {
   it('equal a recount after the seed', async () => {
     await expectExact();
   });
@@ -82,6 +104,13 @@ describe('kept list counts (migration 027)', () => {
         provider: fc.constantFrom('lemonsqueezy', 'clickbank'),
         status: fc.constantFrom('active', 'on_trial', 'past_due', 'cancelled', 'expired', 'paused'),
         cadence: fc.constantFrom('monthly', 'yearly'),
+      }),
+      // A renewal or a corrected start: the day counts move (a shift under a day may keep the day).
+      fc.record({
+        kind: fc.constant('dates' as const),
+        id: fc.constantFrom(...subs),
+        startShiftHours: fc.integer({ min: -60, max: 60 }),
+        renewShiftHours: fc.option(fc.integer({ min: -60, max: 800 })),
       }),
       fc.record({
         kind: fc.constant('member' as const),
@@ -104,6 +133,14 @@ describe('kept list counts (migration 027)', () => {
                 await tx.query(
                   `UPDATE subscriptions SET provider = $2, status = $3, cadence = $4 WHERE id = $1`,
                   [c.id, c.provider, c.status, c.cadence],
+                );
+              } else if (c.kind === 'dates') {
+                await tx.query(
+                  `UPDATE subscriptions SET start_date = start_date + make_interval(hours => $2),
+                          current_period_end = CASE WHEN $3::int IS NULL THEN NULL
+                            ELSE COALESCE(current_period_end, start_date) + make_interval(hours => $3::int) END
+                    WHERE id = $1`,
+                  [c.id, c.startShiftHours, c.renewShiftHours],
                 );
               } else if (c.kind === 'member') {
                 const expires =
@@ -210,6 +247,25 @@ describe('list totals and pages from kept counts', () => {
       `m.mg_status = 'active' AND m.expires_at > $1 AND s.status = 'active'`,
       [NOW],
     ],
+    // Start ranges, a date-only start_to including its day, with a time of day too.
+    [
+      { start_from: '2026-01-01', start_to: '2026-06-30', cadence: 'yearly' },
+      `s.start_date >= '2026-01-01T00:00:00Z' AND s.start_date < '2026-07-01T00:00:00Z' AND s.cadence = 'yearly'`,
+      [],
+    ],
+    [{ start_from: '2026-05-01' }, `s.start_date >= '2026-05-01T00:00:00Z'`, []],
+    [
+      { start_to: '2025-12-31', mg_status: 'scheduled', provider: 'lemonsqueezy' },
+      `s.start_date < '2026-01-01T00:00:00Z' AND m.mg_status = 'active' AND m.expires_at > $1
+       AND s.provider = 'lemonsqueezy'`,
+      [NOW],
+    ],
+    [
+      { start_from: '2026-03-01 06:30:00', start_to: '2026-09-30', mg_status: 'active' },
+      `s.start_date >= '2026-03-01T06:30:00Z' AND s.start_date < '2026-10-01T00:00:00Z'
+       AND m.mg_status = 'active' AND (m.expires_at IS NULL OR m.expires_at <= $1)`,
+      [NOW],
+    ],
   ];
   /** Users sorts: the query value and the ORDER BY of the list (module doc of ../routes/users). */
   const USER_SORTS: Array<[string, string]> = [
@@ -274,6 +330,51 @@ describe('list totals and pages from kept counts', () => {
     }
   });
 
+  it('a Subscriptions range of whole UTC days is summed from the day counts, any other range is counted', async () => {
+    const sent: string[] = [];
+    const recording = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === 'query') {
+          return (sql: string, params?: unknown[]) => {
+            sent.push(sql);
+            return target.query(sql, params);
+          };
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const read = async (
+      list: (
+        deps: ReturnType<typeof testDeps>,
+        q: Record<string, string>,
+      ) => Promise<{ total: number }>,
+      q: Record<string, string>,
+    ) => {
+      sent.length = 0;
+      const { total } = await list(testDeps(recording, NOW), q);
+      const sql = sent.join('\n');
+      return { total, days: sql.includes('list_day_counts'), dim: /dim = '(\w+)'/.exec(sql)?.[1] };
+    };
+    const start = await read(listSubscriptions, { start_from: '2026-01-01', cadence: 'monthly' });
+    expect(start).toEqual({ total: expect.any(Number), days: true, dim: 'start' });
+    expect(start.total).toBeGreaterThan(0);
+    const renew = await read(listSubscriptions, {
+      renew_from: '2026-11-23',
+      renew_to: '2026-12-31',
+    });
+    expect(renew).toEqual({ total: expect.any(Number), days: true, dim: 'renew' });
+    expect(renew.total).toBeGreaterThan(0);
+    // A time of day, or two day dimensions at once: counted, with the same totals as plain SQL
+    // (the test above).
+    expect((await read(listSubscriptions, { start_from: '2026-01-01 00:00:01' })).days).toBe(false);
+    // The Users list keeps no day counts: its start range is counted member by member.
+    expect((await read(listUsers, { start_from: '2026-01-01' })).days).toBe(false);
+    expect(
+      (await read(listSubscriptions, { start_from: '2026-01-01', renew_from: '2026-12-01' })).days,
+    ).toBe(false);
+  });
+
   it('Subscriptions: every broad filter and sort answers the total and rows plain SQL answers', async () => {
     const filters: Array<[Record<string, string>, string]> = [
       [{ provider: 'lemonsqueezy' }, `s.provider = 'lemonsqueezy'`],
@@ -285,11 +386,34 @@ describe('list totals and pages from kept counts', () => {
         { provider: 'clickbank', provider_status: 'cancelled' },
         `s.provider = 'clickbank' AND s.status IN ('cancelled', 'canceled')`,
       ],
+      // Whole-day start and renewal ranges come from the day counts (migration 033); both at
+      // once, or a bound with a time of day, are counted.
+      [
+        { renew_from: '2026-11-22', renew_to: '2026-12-21' },
+        `s.current_period_end >= '2026-11-22T00:00:00Z' AND s.current_period_end < '2026-12-22T00:00:00Z'`,
+      ],
+      [
+        { renew_from: '2026-12-01', provider: 'lemonsqueezy', cadence: 'monthly' },
+        `s.current_period_end >= '2026-12-01T00:00:00Z' AND s.provider = 'lemonsqueezy' AND s.cadence = 'monthly'`,
+      ],
+      [
+        { start_from: '2026-02-01', start_to: '2026-08-31', provider_status: 'active' },
+        `s.start_date >= '2026-02-01T00:00:00Z' AND s.start_date < '2026-09-01T00:00:00Z' AND s.status = 'active'`,
+      ],
+      [
+        { start_from: '2026-01-01', renew_to: '2027-01-31' },
+        `s.start_date >= '2026-01-01T00:00:00Z' AND s.current_period_end < '2027-02-01T00:00:00Z'`,
+      ],
+      [
+        { renew_from: '2026-11-22 12:00:00', renew_to: '2026-12-31' },
+        `s.current_period_end >= '2026-11-22T12:00:00Z' AND s.current_period_end < '2027-01-01T00:00:00Z'`,
+      ],
     ];
     const sorts: Array<[string, string, string]> = [
       ['row_id', 'desc', 's.id DESC'],
       ['email', 'asc', 'c.email ASC, s.id ASC'],
       ['current_period_end', 'desc', 's.current_period_end DESC NULLS FIRST, s.id DESC'],
+      ['start_date', 'asc', 's.start_date ASC, s.id ASC'],
     ];
     for (const [query, filter] of filters) {
       for (const [sortKey, sortDir, order] of sorts) {
@@ -406,6 +530,18 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
         1,
         `UPDATE members SET subscription_id = 2 WHERE id = 1`,
         `UPDATE subscriptions SET status = 'paused' WHERE id = 2`,
+      ],
+      [
+        'a renewal, then its member’s mg_status',
+        1,
+        `UPDATE subscriptions SET current_period_end = '2027-01-01T10:00:00Z' WHERE id = 1`,
+        `UPDATE members SET mg_status = 'cancelled', expires_at = now() WHERE id = 1`,
+      ],
+      [
+        'two renewals onto the same day',
+        1,
+        `UPDATE subscriptions SET current_period_end = '2027-02-01T10:00:00Z' WHERE id = 1`,
+        `UPDATE subscriptions SET current_period_end = '2027-02-01T11:00:00Z' WHERE id = 2`,
       ],
       [
         'a subscription change, then its member leaving it',

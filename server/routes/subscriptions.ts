@@ -178,10 +178,16 @@ export async function listSubscriptions(
   const rangeColumns = new Set<string>();
   for (const [prefix, column] of DATE_FILTERS) {
     const range = rangeOf(v, prefix);
-    // Each date column has an index (column, id) that counts a range on its own.
-    if (range.from) w.range(`${column} >= ?`, range.from);
-    if (range.toExclusive) w.range(`${column} < ?`, range.toExclusive);
-    if (range.from || range.toExclusive) rangeColumns.add(column);
+    if (!range.from && !range.toExclusive) continue;
+    rangeColumns.add(column);
+    // Start and renewal ranges of whole UTC days are counted per day (migration 033); any range
+    // is otherwise counted off its column's index (column, id).
+    const dim = prefix === 'start' ? 'start' : prefix === 'renew' ? 'renew' : null;
+    if (dim !== null) w.dateRange(column, range, dim);
+    else {
+      if (range.from) w.range(`${column} >= ?`, range.from);
+      if (range.toExclusive) w.range(`${column} < ?`, range.toExclusive);
+    }
   }
 
   const list = await pagedList<DbSubscriptionRow>(readDbOf(deps), {

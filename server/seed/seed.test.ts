@@ -69,6 +69,9 @@ const SCHEDULED_COLUMNS = new Set([
   'subscription_days.day',
   // The day a scheduled ends_at or period end falls on (the dashboard's days-left roll-up).
   'stats_access_days.end_day',
+  // The day a period end falls on (the Subscriptions list's renewal counts; its start rows are
+  // checked below).
+  'list_day_counts.day',
 ]);
 
 /**
@@ -103,6 +106,13 @@ async function datedAfter(db: Db, now: Date): Promise<string[]> {
     const n = r.rows[0]?.n ?? 0;
     if (n > 0) late.push(`${table}.${column} (${n} rows)`);
   }
+  // Of the list's day counts, only the renewals may fall later.
+  const starts = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM list_day_counts
+      WHERE dim <> 'renew' AND day > ($1::timestamptz AT TIME ZONE 'UTC')::date`,
+    [now.toISOString()],
+  );
+  if ((starts.rows[0]?.n ?? 0) > 0) late.push(`list_day_counts.day (${starts.rows[0]?.n} starts)`);
   return late;
 }
 
