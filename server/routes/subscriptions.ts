@@ -168,8 +168,8 @@ export async function listSubscriptions(
   const sortKey = v.sortKey ?? 'row_id';
   const w = new Where();
   if (v.row_id !== undefined) w.add('s.id = ?', v.row_id);
-  if (v.email !== undefined)
-    w.need('customer').add(`c.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
+  // The subscription's copy of its customer's email, with its own trigram index (migration 034).
+  if (v.email !== undefined) w.add(`s.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
   if (v.provider !== undefined) w.keep('s.provider = ?', 'provider = ?', [v.provider]);
   if (v.provider_id !== undefined) w.add('s.provider_id = ?', v.provider_id);
   if (v.provider_status !== undefined)

@@ -197,8 +197,8 @@ export async function listUsers(
   const now = deps.now();
   const w = new Where();
   if (v.row_id !== undefined) w.add('m.id = ?', v.row_id);
-  if (v.email !== undefined)
-    w.need('customer').add(`c.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
+  // The member's copy of its customer's email, with its own trigram index (migration 034).
+  if (v.email !== undefined) w.add(`m.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
   if (v.provider !== undefined)
     w.need('subscription').keep('s.provider = ?', 'provider = ?', [v.provider]);
   if (v.provider_id !== undefined) w.need('subscription').add('s.provider_id = ?', v.provider_id);

@@ -123,8 +123,9 @@ export interface CsvBatch {
 export const COPY_COLUMNS = {
   customers: 'id, email, name, created_at',
   subscriptions:
-    'id, customer_id, provider, provider_id, status, cadence, plan, source, amount_cents, currency, start_date, current_period_end, ends_at, payload, created_at, updated_at',
-  members: 'id, customer_id, subscription_id, mg_status, expires_at, updated_at',
+    'id, customer_id, provider, provider_id, status, cadence, plan, source, amount_cents, currency, start_date, current_period_end, ends_at, payload, created_at, updated_at, email',
+  // email: the customer's, which migration 034's triggers copy outside the bulk load.
+  members: 'id, customer_id, subscription_id, mg_status, expires_at, updated_at, email',
   events: 'id, subscription_id, type, occurred_at, amount_cents, currency',
   clickbankOrders:
     'id, subscription_id, email, receipt, sku, status, title, site, affiliate, country, state, postal_code, first_name, last_name, customer_display_name, customer_refundable_state, currency, amount_cents, rebill_amount_cents, account_amount_cents, next_payment_at, created_at_provider, raw_json',
@@ -615,6 +616,7 @@ export class DemoGenerator {
         jsonText(payload),
         iso(c.startMs),
         iso(updatedAt),
+        c.email,
       ]),
     );
     if (hasAccess) counts.accessActive++;
@@ -661,6 +663,7 @@ export class DemoGenerator {
         mgStatus,
         expiresAt == null ? null : iso(expiresAt),
         iso(updatedAt),
+        c.email,
       ]),
     );
     counts.members++;
