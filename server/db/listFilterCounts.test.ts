@@ -6,13 +6,12 @@
  * answers. On PostgreSQL, a subscription's change and its member's change written at the same
  * time from two connections, in either order, leave the counts exact.
  */
-import pg from 'pg';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './types';
 import { seedDemoData } from '../seed';
 import { freshDb, testDeps } from '../testing/app';
-import { testDatabaseUrl } from '../testing/database';
+import { raceOnTwoConnections, testDatabaseUrl } from '../testing/database';
 import { listUsers } from '../routes/users';
 import { listSubscriptions } from '../routes/subscriptions';
 
@@ -198,6 +197,22 @@ describe('kept list counts (migrations 027 and 033)', () => {
   }, 60_000);
 });
 
+/** `on`, with the SQL of every query it runs pushed to `sent`. */
+function recordingDb(on: Db, sent: string[]): Db {
+  return new Proxy(on, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return (sql: string, params?: unknown[]) => {
+          sent.push(sql);
+          return target.query(sql, params);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 describe('list totals and pages from kept counts', () => {
   const deps = () => testDeps(db, NOW);
   /** The rows of a page as ids, and the total. */
@@ -303,18 +318,7 @@ describe('list totals and pages from kept counts', () => {
 
   it('Users: an mg_status filter alone sorted by expiry reads its page off the index, no sample', async () => {
     const sent: string[] = [];
-    const recording = new Proxy(db, {
-      get(target, prop, receiver) {
-        if (prop === 'query') {
-          return (sql: string, params?: unknown[]) => {
-            sent.push(sql);
-            return target.query(sql, params);
-          };
-        }
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
+    const recording = recordingDb(db, sent);
     const branch = async (q: Record<string, string>) => {
       sent.length = 0;
       await listUsers(testDeps(recording, NOW), q);
@@ -332,18 +336,7 @@ describe('list totals and pages from kept counts', () => {
 
   it('a Subscriptions range of whole UTC days is summed from the day counts, any other range is counted', async () => {
     const sent: string[] = [];
-    const recording = new Proxy(db, {
-      get(target, prop, receiver) {
-        if (prop === 'query') {
-          return (sql: string, params?: unknown[]) => {
-            sent.push(sql);
-            return target.query(sql, params);
-          };
-        }
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
+    const recording = recordingDb(db, sent);
     const read = async (
       list: (
         deps: ReturnType<typeof testDeps>,
@@ -476,28 +469,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
       await fresh?.close();
     });
 
-    /**
-     * Runs `first` in a transaction on a connection of its own and, while it is open, `second` on
-     * another connection (which may wait for the first's locks); commits the first after 300 ms,
-     * then awaits the second, which commits on its own.
-     */
-    async function race(first: string, second: string): Promise<void> {
-      const a = new pg.Client({ connectionString: url });
-      const b = new pg.Client({ connectionString: url });
-      await a.connect();
-      await b.connect();
-      try {
-        await a.query('BEGIN');
-        await a.query(first);
-        const waiting = b.query(second);
-        await new Promise((r) => setTimeout(r, 300));
-        await a.query('COMMIT');
-        await waiting;
-      } finally {
-        await a.end();
-        await b.end();
-      }
-    }
+    const race = (first: string, second: string) => raceOnTwoConnections(url, first, second);
 
     // [name, the subscription member 1 points at first, the first change, the second change].
     const cases: Array<[string, number, string, string]> = [

@@ -71,7 +71,7 @@ const SORT_SQL: Record<UserSortKey, string> = {
   provider_status: 's.status',
   mg_status: 'm.mg_status',
   cadence: 's.cadence',
-  start_date: 's.start_date',
+  start_date: 'm.sub_start_date',
   expires_at: 'm.expires_at',
   current_period_end: 's.current_period_end',
   updated_at: 'm.updated_at',
@@ -120,13 +120,16 @@ interface DbUserRow {
   updated_at: Date | null;
 }
 
-/** Sort keys read from the member's subscription (the rest are member or customer columns), with their SQL type. */
+/**
+ * Sort keys read from the member's subscription (the rest are member or customer columns), with
+ * their SQL type. start_date is read from the member's copy (migration 035), in the order of
+ * members_sub_start_date_idx: the copy, the subscription id, the row id.
+ */
 const SUBSCRIPTION_SORTS: Partial<Record<UserSortKey, 'text' | 'timestamptz'>> = {
   provider: 'text',
   provider_id: 'text',
   provider_status: 'text',
   cadence: 'text',
-  start_date: 'timestamptz',
   current_period_end: 'timestamptz',
 };
 
@@ -199,13 +202,20 @@ export async function listUsers(
   if (v.row_id !== undefined) w.add('m.id = ?', v.row_id);
   // The member's copy of its customer's email, with its own trigram index (migration 034).
   if (v.email !== undefined) w.add(`m.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
-  if (v.provider !== undefined)
-    w.need('subscription').keep('s.provider = ?', 'provider = ?', [v.provider]);
+  // A start range, or the sort by start date, reads the member's copies of its subscription's
+  // start date, provider, status and cadence (migration 035) off members_sub_start_date_idx, with
+  // no probe of a subscription per row; otherwise the subscriptions' own indexes read them.
+  const start = rangeOf(v, 'start');
+  const onStartIndex = Boolean(start.from || start.toExclusive) || v.sort.key === 'start_date';
+  const sub = (column: 'provider' | 'status' | 'cadence') => {
+    if (onStartIndex) return `m.sub_${column}`;
+    w.need('subscription');
+    return `s.${column}`;
+  };
+  if (v.provider !== undefined) w.keep(`${sub('provider')} = ?`, 'provider = ?', [v.provider]);
   if (v.provider_id !== undefined) w.need('subscription').add('s.provider_id = ?', v.provider_id);
   if (v.provider_status !== undefined)
-    w.need('subscription').keep('s.status = ANY(?::text[])', 'status = ANY(?::text[])', [
-      v.provider_status,
-    ]);
+    w.keep(`${sub('status')} = ANY(?::text[])`, 'status = ANY(?::text[])', [v.provider_status]);
   // The kept counts split members by whether expires_at is set; the filters that depend on now
   // correct them by the active members whose expiry has passed (the expiry job revokes them, so
   // they are few), in the form members_active_expiry_idx of migration 027 indexes.
@@ -222,13 +232,12 @@ export async function listUsers(
       [now],
       { sign: 1, sql: ACTIVE_EXPIRED },
     );
-  if (v.cadence !== undefined)
-    w.need('subscription').keep('s.cadence = ?', 'cadence = ?', [v.cadence]);
-  const start = rangeOf(v, 'start');
-  if (start.from) w.need('subscription').add('s.start_date >= ?', start.from);
-  if (start.toExclusive) w.need('subscription').add('s.start_date < ?', start.toExclusive);
+  if (v.cadence !== undefined) w.keep(`${sub('cadence')} = ?`, 'cadence = ?', [v.cadence]);
+  // members_sub_start_date_idx (sub_start_date, id) and members_expires_at_idx (expires_at, id)
+  // count a start or an expiry range on their own.
+  if (start.from) w.range('m.sub_start_date >= ?', start.from);
+  if (start.toExclusive) w.range('m.sub_start_date < ?', start.toExclusive);
   const exp = rangeOf(v, 'exp');
-  // members_expires_at_idx (expires_at, id) counts an expiry range on its own.
   if (exp.from) w.range('m.expires_at >= ?', exp.from);
   if (exp.toExclusive) w.range('m.expires_at < ?', exp.toExclusive);
 
@@ -241,7 +250,13 @@ export async function listUsers(
     sort: {
       // Subscription columns break ties by the subscription's id first (module doc).
       keys:
-        key === 'row_id' ? [] : subType === undefined ? [SORT_SQL[key]] : [SORT_SQL[key], 's.id'],
+        key === 'row_id'
+          ? []
+          : key === 'start_date'
+            ? [SORT_SQL[key], 'm.subscription_id']
+            : subType === undefined
+              ? [SORT_SQL[key]]
+              : [SORT_SQL[key], 's.id'],
       dir,
       joins: key === 'email' ? ['customer'] : subType !== undefined ? ['subscription'] : [],
     },
@@ -253,7 +268,9 @@ export async function listUsers(
     // order would find almost none of the active members, who have no expiry and sort last), and
     // members_expires_at_idx (expires_at, id) an expiry range's members.
     filtersInSortIndex:
-      key === 'expires_at' && ((v.mg_status !== undefined && onlyMgStatusFilter(v)) || w.ranged),
+      key === 'expires_at' &&
+      ((v.mg_status !== undefined && onlyMgStatusFilter(v)) ||
+        (w.ranged && !start.from && !start.toExclusive)),
     indexPage:
       subType === undefined
         ? undefined

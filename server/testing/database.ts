@@ -106,3 +106,32 @@ async function openPostgresTestDatabase(url: string): Promise<Db> {
   };
   return db;
 }
+
+/**
+ * Runs `first` in a transaction on a connection of its own to the PostgreSQL database at `url`
+ * and, while it is open, `second` on another connection (which may wait for the first's locks);
+ * commits the first after `holdMs` (300), then awaits the second, which commits on its own. For
+ * tests of what triggers keep when two writers meet.
+ */
+export async function raceOnTwoConnections(
+  url: string,
+  first: string,
+  second: string,
+  holdMs = 300,
+): Promise<void> {
+  const a = new pg.Client({ connectionString: url });
+  const b = new pg.Client({ connectionString: url });
+  await a.connect();
+  await b.connect();
+  try {
+    await a.query('BEGIN');
+    await a.query(first);
+    const waiting = b.query(second);
+    await new Promise((r) => setTimeout(r, holdMs));
+    await a.query('COMMIT');
+    await waiting;
+  } finally {
+    await a.end();
+    await b.end();
+  }
+}
