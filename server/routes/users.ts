@@ -233,8 +233,8 @@ export async function listUsers(
       { sign: 1, sql: ACTIVE_EXPIRED },
     );
   if (v.cadence !== undefined) w.keep(`${sub('cadence')} = ?`, 'cadence = ?', [v.cadence]);
-  // members_sub_start_date_idx (sub_start_date, id) and members_expires_at_idx (expires_at, id)
-  // count a start or an expiry range on their own.
+  // members_sub_start_date_idx (sub_start_date, subscription_id, id) and members_expires_at_idx
+  // (expires_at, id) count a start or an expiry range on their own.
   if (start.from) w.range('m.sub_start_date >= ?', start.from);
   if (start.toExclusive) w.range('m.sub_start_date < ?', start.toExclusive);
   const exp = rangeOf(v, 'exp');
