@@ -11,6 +11,8 @@
  *   BENCH_CUSTOMERS=20000 BENCH_RUNS=10 npx tsx bench/server-lists.ts
  *   npx tsx bench/server-lists.ts --explain        # + EXPLAIN (ANALYZE, BUFFERS) of the rows over budget
  *   npx tsx bench/server-lists.ts --explain-all    # + the plan and the scans of every query
+ *   npx tsx bench/server-lists.ts --matrix         # the load test's filters × its sorts instead
+ *   BENCH_ONLY='^subs: .*cancelled' npx tsx bench/server-lists.ts --matrix   # the rows matching it
  *   BENCH_DATA_DIR=/tmp/bench-db npx tsx bench/server-lists.ts   # keep the seeded database on disk
  *                                                   # and reuse it on the next run (seeding 100k is slow)
  *   DATABASE_URL=postgres://… npx tsx bench/server-lists.ts   # the same on a real PostgreSQL (an
@@ -44,6 +46,10 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 2;
 const EXPLAIN = explainMode();
+/** --matrix: the load test's list filters (none, one or two) × its sorts, instead of the rows below. */
+const MATRIX = process.argv.includes('--matrix');
+/** BENCH_ONLY: a regular expression; only the rows whose name matches it run. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 /** p95 budget of a list query, ms. */
 const BUDGET_MS = 25;
@@ -80,53 +86,59 @@ async function main(): Promise<void> {
   const rare = email.slice(email.indexOf('+'), email.indexOf('@') + 1); // '+12345@': one customer
   const common = email.split('.')[0] ?? 'a'; // a first name: many customers
 
-  const queries: [string, string][] = [
-    ['users: default page', '/users'],
-    [`users: email ~ '${rare}'`, `/users?email=${encodeURIComponent(rare)}`],
-    [`users: email ~ '${common}'`, `/users?email=${encodeURIComponent(common)}`],
-    ['users: provider+status', '/users?provider=lemonsqueezy&provider_status=past_due'],
-    ['users: mg_status=scheduled', '/users?mg_status=scheduled'],
-    ['users: expiry range', '/users?exp_from=2026-11-01&exp_to=2026-12-31'],
-    [
-      'users: start range + cadence',
-      '/users?start_from=2026-01-01&start_to=2026-03-31&cadence=yearly',
-    ],
-    // Broad filters (a quarter to three quarters of the rows): totals from kept counts (027).
-    ['users: provider=clickbank', '/users?provider=clickbank'],
-    ['users: cadence=monthly, sort email', '/users?cadence=monthly&sort=email'],
-    ['users: mg_status=active, sort expiry', '/users?mg_status=active&sort=expires_at'],
-    [
-      'users: cancelled + lemonsqueezy, -start',
-      '/users?mg_status=cancelled&provider=lemonsqueezy&sort=-start_date',
-    ],
-    ['users: scheduled + lemonsqueezy', '/users?mg_status=scheduled&provider=lemonsqueezy'],
-    ['users: deep page 1000', '/users?page=1000&pageSize=50'],
-    ...USER_SORT_KEYS.flatMap((k): [string, string][] => [
-      [`users: sort ${k}`, `/users?sort=${k}`],
-      [`users: sort -${k}`, `/users?sort=-${k}`],
-    ]),
-    ['subs: default page', '/subscriptions'],
-    [`subs: email ~ '${rare}'`, `/subscriptions?email=${encodeURIComponent(rare)}`],
-    [`subs: email ~ '${common}'`, `/subscriptions?email=${encodeURIComponent(common)}`],
-    ['subs: provider+status', '/subscriptions?provider=clickbank&provider_status=cancelled'],
-    ['subs: renew range', '/subscriptions?renew_from=2026-12-01&renew_to=2026-12-07'],
-    ['subs: expire range', '/subscriptions?expire_from=2026-11-01&expire_to=2026-11-30'],
-    [
-      'subs: provider=lemonsqueezy, start',
-      '/subscriptions?provider=lemonsqueezy&sortKey=start_date&sortDir=asc',
-    ],
-    ['subs: cadence=yearly, sort email', '/subscriptions?cadence=yearly&sortKey=email&sortDir=asc'],
-    ['subs: active, page 5 x 100', '/subscriptions?provider_status=active&page=5&pageSize=100'],
-    ['subs: deep page 400 x 200', '/subscriptions?page=400&pageSize=200'],
-    ...SUBSCRIPTION_SORT_KEYS.flatMap((k): [string, string][] => [
-      [`subs: sort ${k} asc`, `/subscriptions?sortKey=${k}&sortDir=asc`],
-      [`subs: sort ${k} desc`, `/subscriptions?sortKey=${k}&sortDir=desc`],
-    ]),
-    ['detail by email', `/subscriptions/detail?enrich=1&email=${encodeURIComponent(email)}`],
-    ['clickbank orders', `/clickbank/orders?email=${encodeURIComponent(email)}`],
-    ['expiration dry run', '/maintenance/run-expiration?dryRun=true'],
-  ];
+  const queries: [string, string][] = MATRIX
+    ? loadMatrix()
+    : [
+        ['users: default page', '/users'],
+        [`users: email ~ '${rare}'`, `/users?email=${encodeURIComponent(rare)}`],
+        [`users: email ~ '${common}'`, `/users?email=${encodeURIComponent(common)}`],
+        ['users: provider+status', '/users?provider=lemonsqueezy&provider_status=past_due'],
+        ['users: mg_status=scheduled', '/users?mg_status=scheduled'],
+        ['users: expiry range', '/users?exp_from=2026-11-01&exp_to=2026-12-31'],
+        [
+          'users: start range + cadence',
+          '/users?start_from=2026-01-01&start_to=2026-03-31&cadence=yearly',
+        ],
+        // Broad filters (a quarter to three quarters of the rows): totals from kept counts (027).
+        ['users: provider=clickbank', '/users?provider=clickbank'],
+        ['users: cadence=monthly, sort email', '/users?cadence=monthly&sort=email'],
+        ['users: mg_status=active, sort expiry', '/users?mg_status=active&sort=expires_at'],
+        [
+          'users: cancelled + lemonsqueezy, -start',
+          '/users?mg_status=cancelled&provider=lemonsqueezy&sort=-start_date',
+        ],
+        ['users: scheduled + lemonsqueezy', '/users?mg_status=scheduled&provider=lemonsqueezy'],
+        ['users: deep page 1000', '/users?page=1000&pageSize=50'],
+        ...USER_SORT_KEYS.flatMap((k): [string, string][] => [
+          [`users: sort ${k}`, `/users?sort=${k}`],
+          [`users: sort -${k}`, `/users?sort=-${k}`],
+        ]),
+        ['subs: default page', '/subscriptions'],
+        [`subs: email ~ '${rare}'`, `/subscriptions?email=${encodeURIComponent(rare)}`],
+        [`subs: email ~ '${common}'`, `/subscriptions?email=${encodeURIComponent(common)}`],
+        ['subs: provider+status', '/subscriptions?provider=clickbank&provider_status=cancelled'],
+        ['subs: renew range', '/subscriptions?renew_from=2026-12-01&renew_to=2026-12-07'],
+        ['subs: expire range', '/subscriptions?expire_from=2026-11-01&expire_to=2026-11-30'],
+        [
+          'subs: provider=lemonsqueezy, start',
+          '/subscriptions?provider=lemonsqueezy&sortKey=start_date&sortDir=asc',
+        ],
+        [
+          'subs: cadence=yearly, sort email',
+          '/subscriptions?cadence=yearly&sortKey=email&sortDir=asc',
+        ],
+        ['subs: active, page 5 x 100', '/subscriptions?provider_status=active&page=5&pageSize=100'],
+        ['subs: deep page 400 x 200', '/subscriptions?page=400&pageSize=200'],
+        ...SUBSCRIPTION_SORT_KEYS.flatMap((k): [string, string][] => [
+          [`subs: sort ${k} asc`, `/subscriptions?sortKey=${k}&sortDir=asc`],
+          [`subs: sort ${k} desc`, `/subscriptions?sortKey=${k}&sortDir=desc`],
+        ]),
+        ['detail by email', `/subscriptions/detail?enrich=1&email=${encodeURIComponent(email)}`],
+        ['clickbank orders', `/clickbank/orders?email=${encodeURIComponent(email)}`],
+        ['expiration dry run', '/maintenance/run-expiration?dryRun=true'],
+      ];
 
+  if (ONLY) queries.splice(0, queries.length, ...queries.filter(([name]) => ONLY.test(name)));
   // One untimed pass over every query first, so the first rows of the table do not pay for
   // warming the engine (WebAssembly tier-up, catalog caches) that a running server has done long ago.
   for (const [, path] of queries) await (await app.request(path)).text();
@@ -206,6 +218,79 @@ async function main(): Promise<void> {
   );
   await reportBudgets(db, results, { explain: EXPLAIN === 'over' });
   await db.close();
+}
+
+/**
+ * The list requests bench/load.ts draws from, every one of them: its filters (none, one, or two
+ * on different fields) × its sort keys × both directions, page 1 of 50 rows, dates around NOW.
+ * Filters correlated with a sort (yearly renewals sort after monthly ones, webhooks touch
+ * LemonSqueezy rows) make some pairs far slower than either alone; this finds them.
+ */
+function loadMatrix(): [string, string][] {
+  const day = (offsetDays: number) =>
+    new Date(NOW.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+  type Field = [string, Record<string, string>][];
+  const common: Field[] = [
+    [
+      ['lemonsqueezy', { provider: 'lemonsqueezy' }],
+      ['clickbank', { provider: 'clickbank' }],
+    ],
+    [
+      ['monthly', { cadence: 'monthly' }],
+      ['yearly', { cadence: 'yearly' }],
+    ],
+    [['start range', { start_from: day(-400), start_to: day(-370) }]],
+  ];
+  const combos = (fields: Field[]): [string, Record<string, string>][] => {
+    const out: [string, Record<string, string>][] = [['no filter', {}]];
+    fields.forEach((a, i) => {
+      for (const x of a) out.push(x);
+      for (const b of fields.slice(i + 1))
+        for (const x of a) for (const y of b) out.push([`${x[0]} + ${y[0]}`, { ...x[1], ...y[1] }]);
+    });
+    return out;
+  };
+  const rows: [string, string][] = [];
+  const userSorts = [
+    'row_id',
+    'email',
+    'start_date',
+    'expires_at',
+    'current_period_end',
+    'updated_at',
+    'provider_status',
+  ];
+  for (const [label, filter] of combos([
+    ...common,
+    [
+      ['active', { mg_status: 'active' }],
+      ['scheduled', { mg_status: 'scheduled' }],
+      ['cancelled', { mg_status: 'cancelled' }],
+    ],
+    [['expiry range', { exp_from: day(0), exp_to: day(30) }]],
+  ]))
+    for (const sort of userSorts)
+      for (const dir of ['', '-'])
+        rows.push([
+          `users: ${label}, sort ${dir}${sort}`,
+          `/users?${new URLSearchParams({ ...filter, sort: `${dir}${sort}` })}`,
+        ]);
+  const subSorts = ['row_id', 'email', 'start_date', 'current_period_end', 'updated_at'];
+  for (const [label, filter] of combos([
+    ...common,
+    [
+      ['active', { provider_status: 'active' }],
+      ['cancelled', { provider_status: 'cancelled' }],
+    ],
+    [['renewal range', { renew_from: day(0), renew_to: day(30) }]],
+  ]))
+    for (const sortKey of subSorts)
+      for (const sortDir of ['asc', 'desc'])
+        rows.push([
+          `subs: ${label}, ${sortKey} ${sortDir}`,
+          `/subscriptions?${new URLSearchParams({ ...filter, sortKey, sortDir })}`,
+        ]);
+  return rows;
 }
 
 await main();
