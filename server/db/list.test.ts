@@ -168,6 +168,14 @@ describe('pagedListSql', () => {
     expect(inIndex.sql).toMatch(
       /WHERE i\.kind = \$1\s+ORDER BY i\.rank DESC, i\.id DESC LIMIT \$2::int OFFSET \$3::int/,
     );
+    // An index that carries the filters' columns: matches that are not sparse skip the sample.
+    expect(kept.sql).toContain('false AS covered_walk');
+    const covered = pagedListSql({
+      ...keptSpec(new Where().keep('i.kind = ?', 'status = ?', ['a'])),
+      filtersCoveredBySortIndex: true,
+    });
+    expect(covered.sql).toMatch(/x\.total::bigint \* \d+ >= x\.all_rows AS covered_walk/);
+    expect(covered.sql).toContain('walk_rows');
     // Range conditions alone: counted by count(*), the page chosen as for kept filters, or read
     // off the index that holds them in sort order.
     const ranged = pagedListSql(base(new Where().range('i.rank >= ?', 3)));
@@ -356,6 +364,63 @@ describe('pagedList on the database', () => {
       expect(got.total).toBe(14);
       expect([page, got.rows.map((r) => Number(r.row_id)), await branchOf(s)]).toEqual([
         page,
+        rows,
+        branch,
+      ]);
+    }
+  });
+
+  it('with kept filters the sort index carries, walks off it with no sample unless the matches are sparse', async () => {
+    // As above, the cancelled members are the ones updated last, so the first rows in update
+    // order are all active. With an index carrying the filter's column, 14 matches of 23 are
+    // dense enough (14 × 10 ≥ 23) to walk for every page, the sample never read; 2 matches of
+    // 23 are not (2 × 10 < 23), and their page is cut as without the index.
+    const covered = (page: number): PagedListSpec => ({
+      ...keptSpec('cancelled', page, 1),
+      filtersCoveredBySortIndex: true,
+    });
+    for (const [cancelledAfter, page, rows, branch] of [
+      [9, 1, [10], 'walk'],
+      [9, 2, [11], 'walk'],
+      [9, 14, [23], 'walk'],
+      [21, 1, [22], 'cut'],
+      [21, 2, [23], 'cut'],
+    ] as const) {
+      await db.exec(`UPDATE members SET mg_status = CASE WHEN id > ${cancelledAfter} THEN 'cancelled' ELSE 'active' END,
+                       updated_at = '2026-11-01T00:00:00Z'::timestamptz + id * interval '1 hour'`);
+      const s = covered(page);
+      const got = await pagedList<{ row_id: number }>(recording(), s);
+      expect(got.total).toBe(23 - cancelledAfter);
+      expect([page, got.rows.map((r) => Number(r.row_id)), await branchOf(s)]).toEqual([
+        page,
+        rows,
+        branch,
+      ]);
+    }
+  });
+
+  it('with kept filters the sort index carries, samples sparse matches off it more readily', async () => {
+    // 223 members, 15 cancelled: too sparse to walk blind (15 × 10 < 223). Off the table a
+    // sample is not worth it (15² < 4 × 1 × 223) and the page is cut; off an index carrying the
+    // filter it is (15² × 10 ≥ 4 × 1 × 223): the first ceil(4 × 223 / 15) = 60 entries hold the
+    // page when the cancelled members are the first in update order, and none when they are the
+    // last, which are then cut.
+    await db.exec(`
+      INSERT INTO customers (email) SELECT 'sparse' || g || '@example.com' FROM generate_series(1, 200) g;
+      INSERT INTO members (customer_id, mg_status) SELECT id, 'active' FROM customers WHERE email LIKE 'sparse%';`);
+    for (const [first, covered, rows, branch] of [
+      [true, true, [1], 'sample'],
+      [true, false, [1], 'cut'],
+      [false, true, [209], 'cut'],
+    ] as const) {
+      await db.exec(`UPDATE members SET updated_at = '2026-11-01T00:00:00Z'::timestamptz + id * interval '1 hour',
+                       mg_status = CASE WHEN ${first ? 'id <= 15' : 'id > 208'} THEN 'cancelled' ELSE 'active' END`);
+      const s = { ...keptSpec('cancelled', 1, 1), filtersCoveredBySortIndex: covered };
+      const got = await pagedList<{ row_id: number }>(recording(), s);
+      expect(got.total).toBe(15);
+      expect([first, covered, got.rows.map((r) => Number(r.row_id)), await branchOf(s)]).toEqual([
+        first,
+        covered,
         rows,
         branch,
       ]);

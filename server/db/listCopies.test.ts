@@ -1,7 +1,7 @@
 /**
  * The copies on list rows that let the Users and Subscriptions filters read one table: the
  * customer's email on members and subscriptions (migration 034), and a member's subscription's
- * provider, status, cadence and start date on the member (migration 035). Every write path leaves
+ * provider, status, cadence, start date (migration 035) and renewal (036) on the member. Every write path leaves
  * them equal to their source, whatever a writer puts there, a rolled-back change leaves nothing,
  * and on PostgreSQL a subscription's change racing its member's (either order, two connections)
  * leaves them exact; the lists find rows by them.
@@ -44,6 +44,7 @@ async function staleMembers(on: Db = db): Promise<number[]> {
     `SELECT m.id FROM members m LEFT JOIN subscriptions s ON s.id = m.subscription_id
       WHERE m.sub_provider IS DISTINCT FROM s.provider OR m.sub_status IS DISTINCT FROM s.status
          OR m.sub_cadence IS DISTINCT FROM s.cadence OR m.sub_start_date IS DISTINCT FROM s.start_date
+         OR m.sub_current_period_end IS DISTINCT FROM s.current_period_end
       ORDER BY m.id`,
   );
   return r.rows.map((x) => Number(x.id));
@@ -119,7 +120,7 @@ describe('email copies on members and subscriptions (migration 034)', () => {
   });
 });
 
-describe('subscription copies on members (migration 035)', () => {
+describe('subscription copies on members (migrations 035 and 036)', () => {
   it('equal the subscriptions’ columns after the seed, which writes them itself', async () => {
     expect(await staleMembers()).toEqual([]);
     const copied = await db.query<{ n: number }>(
@@ -143,6 +144,7 @@ describe('subscription copies on members (migration 035)', () => {
         status: fc.constantFrom('active', 'on_trial', 'cancelled', 'expired'),
         cadence: fc.constantFrom('monthly', 'yearly'),
         startShiftDays: fc.integer({ min: -40, max: 40 }),
+        renewalShiftDays: fc.option(fc.integer({ min: -40, max: 40 })),
       }),
       fc.record({
         kind: fc.constant('member' as const),
@@ -162,8 +164,10 @@ describe('subscription copies on members (migration 035)', () => {
               if (c.kind === 'subscription') {
                 await tx.query(
                   `UPDATE subscriptions SET provider = $2, status = $3, cadence = $4,
-                          start_date = start_date + make_interval(days => $5) WHERE id = $1`,
-                  [c.id, c.provider, c.status, c.cadence, c.startShiftDays],
+                          start_date = start_date + make_interval(days => $5),
+                          current_period_end = current_period_end + make_interval(days => $6)
+                    WHERE id = $1`,
+                  [c.id, c.provider, c.status, c.cadence, c.startShiftDays, c.renewalShiftDays],
                 );
               } else if (c.kind === 'member') {
                 await tx.query(`UPDATE members SET subscription_id = $2 WHERE id = $1`, [
@@ -173,7 +177,7 @@ describe('subscription copies on members (migration 035)', () => {
               } else {
                 await tx.query(
                   `UPDATE members SET sub_provider = 'forged', sub_status = NULL, sub_cadence = 'weekly',
-                          sub_start_date = '2001-01-01' WHERE id = $1`,
+                          sub_start_date = '2001-01-01', sub_current_period_end = NULL WHERE id = $1`,
                   [c.id],
                 );
               }
@@ -253,7 +257,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
         'a member coming to point at a subscription, then that subscription’s change',
         1,
         `UPDATE members SET subscription_id = 2 WHERE id = 1`,
-        `UPDATE subscriptions SET status = 'paused', start_date = '2025-12-01T00:00:00Z' WHERE id = 2`,
+        `UPDATE subscriptions SET status = 'paused', start_date = '2025-12-01T00:00:00Z',
+                current_period_end = '2026-12-01T00:00:00Z' WHERE id = 2`,
       ],
       [
         'a subscription change, then its member leaving it',

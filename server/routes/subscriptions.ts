@@ -134,6 +134,39 @@ const DATE_FILTERS = [
   ['updated', 's.updated_at'],
 ] as const;
 
+/**
+ * Sort keys whose index carries the provider, status, cadence, start and renewal (migration
+ * 036), and the filters reading only those columns: a page of such filters is read off the sort
+ * index, skipping the rows that do not match (server/db/list.ts filtersCoveredBySortIndex).
+ */
+const COVERING_SORTS: ReadonlySet<SubscriptionSortKey> = new Set([
+  'start_date',
+  'current_period_end',
+  'updated_at',
+]);
+const COVERED_FILTERS: ReadonlySet<string> = new Set([
+  'provider',
+  'provider_status',
+  'cadence',
+  'start_from',
+  'start_to',
+  'renew_from',
+  'renew_to',
+]);
+
+/** The parameters of GET /subscriptions that page and sort (not filters). */
+const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'pageSize', 'sortKey', 'sortDir']);
+
+/** True when the sort index of `sortKey` carries the columns of every filter of `v`. */
+function coveredBySortIndex(v: SubscriptionsListQuery, sortKey: SubscriptionSortKey): boolean {
+  return (
+    COVERING_SORTS.has(sortKey) &&
+    Object.entries(v).every(
+      ([k, x]) => x === undefined || COVERED_FILTERS.has(k) || LIST_PARAMS.has(k),
+    )
+  );
+}
+
 /** The query string of GET /subscriptions (docs/api.md "Subscriptions"); unknown parameters are ignored. */
 export const subscriptionsListQuery = z
   .object({
@@ -205,6 +238,7 @@ export async function listSubscriptions(
     keptTotal: listCountSql('subscriptions'),
     // A range sorted by its own column is read off that column's (column, id) index.
     filtersInSortIndex: w.ranged && rangeColumns.size === 1 && rangeColumns.has(SORT_SQL[sortKey]),
+    filtersCoveredBySortIndex: coveredBySortIndex(v, sortKey),
     columns: `s.id AS row_id, c.email, c.name, s.provider, s.provider_id, s.status, s.cadence, s.start_date,
             s.current_period_end, s.ends_at AS expires_at, s.amount_cents AS amount, s.currency, s.updated_at`,
     hydrate: 'JOIN subscriptions s ON s.id = p.id JOIN customers c ON c.id = s.customer_id',

@@ -65,15 +65,15 @@ export type UserSortKey = (typeof USER_SORT_KEYS)[number];
 
 const SORT_SQL: Record<UserSortKey, string> = {
   row_id: 'm.id',
-  email: 'c.email',
+  email: 'm.email',
   provider: 's.provider',
   provider_id: 's.provider_id',
-  provider_status: 's.status',
+  provider_status: 'm.sub_status',
   mg_status: 'm.mg_status',
   cadence: 's.cadence',
   start_date: 'm.sub_start_date',
   expires_at: 'm.expires_at',
-  current_period_end: 's.current_period_end',
+  current_period_end: 'm.sub_current_period_end',
   updated_at: 'm.updated_at',
 };
 
@@ -121,21 +121,51 @@ interface DbUserRow {
 }
 
 /**
- * Sort keys read from the member's subscription (the rest are member or customer columns), with
- * their SQL type. start_date is read from the member's copy (migration 035), in the order of
- * members_sub_start_date_idx: the copy, the subscription id, the row id.
+ * Sort keys read from the member's subscription, with their SQL type. start_date, provider_status
+ * and current_period_end are read from the member's copies (migrations 035 and 036) instead, in
+ * the order of their indexes: the copy, the subscription id, the row id (COPY_SORTS); the rest are
+ * member columns (email: the member's copy of it, 034).
  */
 const SUBSCRIPTION_SORTS: Partial<Record<UserSortKey, 'text' | 'timestamptz'>> = {
   provider: 'text',
   provider_id: 'text',
-  provider_status: 'text',
   cadence: 'text',
-  current_period_end: 'timestamptz',
 };
+
+/** Sort keys read from the member's copies of its subscription's columns (see SUBSCRIPTION_SORTS). */
+const COPY_SORTS: ReadonlySet<UserSortKey> = new Set([
+  'start_date',
+  'provider_status',
+  'current_period_end',
+]);
+
+/**
+ * Sort keys whose index carries the member's copies of its subscription's provider, status,
+ * cadence and start, its access status and its expiry (migrations 035 and 036), and the filters
+ * reading only those columns: a page of such filters is read off the sort index, skipping the
+ * rows that do not match (server/db/list.ts filtersCoveredBySortIndex).
+ */
+const COVERING_SORTS: ReadonlySet<UserSortKey> = new Set([
+  'email',
+  'start_date',
+  'provider_status',
+  'current_period_end',
+  'expires_at',
+  'updated_at',
+]);
+const COVERED_FILTERS: ReadonlySet<string> = new Set([
+  'provider',
+  'provider_status',
+  'cadence',
+  'mg_status',
+  'start_from',
+  'start_to',
+  'exp_from',
+  'exp_to',
+]);
 
 /** Joins of the narrow id query over `members m`, by name. */
 const USER_JOINS = {
-  customer: 'JOIN customers c ON c.id = m.customer_id',
   subscription: 'LEFT JOIN subscriptions s ON s.id = m.subscription_id',
 };
 
@@ -162,10 +192,17 @@ function subscriptionSortPage(key: string, type: string, dir: 'ASC' | 'DESC') {
 /** Active members whose expiry is at or before '?' (now), as members_active_expiry_idx reads them. */
 const ACTIVE_EXPIRED = `(CASE WHEN m.mg_status = 'active' THEN m.expires_at END) <= ?`;
 
-/** True when the query's only filter is mg_status (paging and sort are not filters). */
-function onlyMgStatusFilter(v: UsersListQuery): boolean {
-  const notFilters = new Set(['page', 'pageSize', 'sort', 'mg_status']);
-  return Object.entries(v).every(([k, x]) => notFilters.has(k) || x === undefined);
+/** The mg_status filter alone (onlyFilters). */
+const MG_STATUS_FILTER: ReadonlySet<string> = new Set(['mg_status']);
+
+/** The parameters of GET /users that page and sort (not filters). */
+const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'pageSize', 'sort']);
+
+/** True when every filter of `v` is one of `filters` (paging and sort are not filters). */
+function onlyFilters(v: UsersListQuery, filters: ReadonlySet<string>): boolean {
+  return Object.entries(v).every(
+    ([k, x]) => x === undefined || LIST_PARAMS.has(k) || filters.has(k),
+  );
 }
 
 /** The query string of GET /users (docs/api.md "Users"); unknown parameters are ignored. */
@@ -202,20 +239,13 @@ export async function listUsers(
   if (v.row_id !== undefined) w.add('m.id = ?', v.row_id);
   // The member's copy of its customer's email, with its own trigram index (migration 034).
   if (v.email !== undefined) w.add(`m.email LIKE ? ESCAPE '\\'`, containsPattern(v.email));
-  // A start range, or the sort by start date, reads the member's copies of its subscription's
-  // start date, provider, status and cadence (migration 035) off members_sub_start_date_idx, with
-  // no probe of a subscription per row; otherwise the subscriptions' own indexes read them.
-  const start = rangeOf(v, 'start');
-  const onStartIndex = Boolean(start.from || start.toExclusive) || v.sort.key === 'start_date';
-  const sub = (column: 'provider' | 'status' | 'cadence') => {
-    if (onStartIndex) return `m.sub_${column}`;
-    w.need('subscription');
-    return `s.${column}`;
-  };
-  if (v.provider !== undefined) w.keep(`${sub('provider')} = ?`, 'provider = ?', [v.provider]);
+  // The filters on the member's subscription read the member's copies of its provider, status,
+  // cadence and start (migration 035), which the sort indexes carry, with no probe of a
+  // subscription per row.
+  if (v.provider !== undefined) w.keep(`m.sub_provider = ?`, 'provider = ?', [v.provider]);
   if (v.provider_id !== undefined) w.need('subscription').add('s.provider_id = ?', v.provider_id);
   if (v.provider_status !== undefined)
-    w.keep(`${sub('status')} = ANY(?::text[])`, 'status = ANY(?::text[])', [v.provider_status]);
+    w.keep(`m.sub_status = ANY(?::text[])`, 'status = ANY(?::text[])', [v.provider_status]);
   // The kept counts split members by whether expires_at is set; the filters that depend on now
   // correct them by the active members whose expiry has passed (the expiry job revokes them, so
   // they are few), in the form members_active_expiry_idx of migration 027 indexes.
@@ -232,7 +262,8 @@ export async function listUsers(
       [now],
       { sign: 1, sql: ACTIVE_EXPIRED },
     );
-  if (v.cadence !== undefined) w.keep(`${sub('cadence')} = ?`, 'cadence = ?', [v.cadence]);
+  if (v.cadence !== undefined) w.keep(`m.sub_cadence = ?`, 'cadence = ?', [v.cadence]);
+  const start = rangeOf(v, 'start');
   // members_sub_start_date_idx (sub_start_date, subscription_id, id) and members_expires_at_idx
   // (expires_at, id) count a start or an expiry range on their own.
   if (start.from) w.range('m.sub_start_date >= ?', start.from);
@@ -252,13 +283,13 @@ export async function listUsers(
       keys:
         key === 'row_id'
           ? []
-          : key === 'start_date'
+          : COPY_SORTS.has(key)
             ? [SORT_SQL[key], 'm.subscription_id']
             : subType === undefined
               ? [SORT_SQL[key]]
               : [SORT_SQL[key], 's.id'],
       dir,
-      joins: key === 'email' ? ['customer'] : subType !== undefined ? ['subscription'] : [],
+      joins: subType !== undefined ? ['subscription'] : [],
     },
     where: w,
     unfilteredTotal: rowCountSql('members'),
@@ -269,8 +300,9 @@ export async function listUsers(
     // members_expires_at_idx (expires_at, id) an expiry range's members.
     filtersInSortIndex:
       key === 'expires_at' &&
-      ((v.mg_status !== undefined && onlyMgStatusFilter(v)) ||
+      ((v.mg_status !== undefined && onlyFilters(v, MG_STATUS_FILTER)) ||
         (w.ranged && !start.from && !start.toExclusive)),
+    filtersCoveredBySortIndex: COVERING_SORTS.has(key) && onlyFilters(v, COVERED_FILTERS),
     indexPage:
       subType === undefined
         ? undefined

@@ -125,9 +125,10 @@ export const COPY_COLUMNS = {
   subscriptions:
     'id, customer_id, provider, provider_id, status, cadence, plan, source, amount_cents, currency, start_date, current_period_end, ends_at, payload, created_at, updated_at, email',
   // email: the customer's, which migration 034's triggers copy outside the bulk load.
-  // sub_*: its subscription's columns, which migration 035's triggers copy outside the bulk load.
+  // sub_*: its subscription's columns, which the triggers of migrations 035 and 036 copy outside
+  // the bulk load.
   members:
-    'id, customer_id, subscription_id, mg_status, expires_at, updated_at, email, sub_provider, sub_status, sub_cadence, sub_start_date',
+    'id, customer_id, subscription_id, mg_status, expires_at, updated_at, email, sub_provider, sub_status, sub_cadence, sub_start_date, sub_current_period_end',
   events: 'id, subscription_id, type, occurred_at, amount_cents, currency',
   clickbankOrders:
     'id, subscription_id, email, receipt, sku, status, title, site, affiliate, country, state, postal_code, first_name, last_name, customer_display_name, customer_refundable_state, currency, amount_cents, rebill_amount_cents, account_amount_cents, next_payment_at, created_at_provider, raw_json',
@@ -670,6 +671,7 @@ export class DemoGenerator {
         statusColumn,
         c.cadence,
         iso(c.startMs),
+        iso(currentPeriodEnd),
       ]),
     );
     counts.members++;

@@ -53,6 +53,8 @@ const SCHEDULED_COLUMNS = new Set([
   'subscriptions.current_period_end',
   'subscriptions.ends_at',
   'members.expires_at',
+  // The member's copy of its subscription's current_period_end (migration 036).
+  'members.sub_current_period_end',
   'clickbank_orders.next_payment_at',
   // The MRR history ends a cancelled subscription at its ends_at: a scheduled churn.
   'revenue_spans.valid_to',
