@@ -43,6 +43,7 @@ import {
   lsTime,
   signedLemonSqueezyDelivery,
 } from '../server/webhooks/deliveries';
+import { listFilterFields, SUBSCRIPTION_MIX_SORTS, USER_MIX_SORTS } from './listMix';
 import { percentile, startBuiltServer, type BuiltServer } from './support';
 
 const env = process.env;
@@ -356,40 +357,29 @@ function readRequest(pools: Pools): Planned {
   const email = pick(pools.emails);
   switch (family) {
     case 'lists': {
+      const users = Math.random() < 0.6;
+      // The mix's fields (bench/listMix.ts), one value each, and an email fragment.
       const filters = [
-        () => ({ provider: pick(['lemonsqueezy', 'clickbank']) }),
-        () => ({ cadence: pick(['monthly', 'yearly']) }),
+        ...listFilterFields(users ? 'users' : 'subscriptions', Date.now()).map(
+          (values) => () => pick(values),
+        ),
         () => ({ email: emailFragment(pick(pools.emails)) }),
-        () => ({ start_from: day(-400), start_to: day(-370) }),
       ];
-      const chosen = (extra: (() => Record<string, string>)[]) => {
-        const all = [...filters, ...extra];
+      const chosen = () => {
         const out: Record<string, string> = {};
         const n = Math.floor(Math.random() * 3); // 0, 1 or 2 filters
-        for (let i = 0; i < n; i++) Object.assign(out, pick(all)());
+        for (let i = 0; i < n; i++) Object.assign(out, pick(filters)());
         return out;
       };
       const page = Math.random() < 0.8 ? 1 : 2 + Math.floor(Math.random() * 4);
       const pageSize = pick([50, 50, 100]);
-      if (Math.random() < 0.6) {
-        const sort = pick([
-          'row_id',
-          'email',
-          'start_date',
-          'expires_at',
-          'current_period_end',
-          'updated_at',
-          'provider_status',
-        ]);
+      if (users) {
         return get(
           `/users?${query({
             page,
             pageSize,
-            sort: `${Math.random() < 0.5 ? '-' : ''}${sort}`,
-            ...chosen([
-              () => ({ mg_status: pick(['active', 'scheduled', 'cancelled']) }),
-              () => ({ exp_from: day(0), exp_to: day(30) }),
-            ]),
+            sort: `${Math.random() < 0.5 ? '-' : ''}${pick(USER_MIX_SORTS)}`,
+            ...chosen(),
           })}`,
         );
       }
@@ -397,12 +387,9 @@ function readRequest(pools: Pools): Planned {
         `/subscriptions?${query({
           page,
           pageSize,
-          sortKey: pick(['row_id', 'email', 'start_date', 'current_period_end', 'updated_at']),
+          sortKey: pick(SUBSCRIPTION_MIX_SORTS),
           sortDir: pick(['asc', 'desc']),
-          ...chosen([
-            () => ({ provider_status: pick(['active', 'cancelled']) }),
-            () => ({ renew_from: day(0), renew_to: day(30) }),
-          ]),
+          ...chosen(),
         })}`,
       );
     }

@@ -41,6 +41,12 @@ import { clickbankRoutes } from '../server/routes/clickbank';
 import { maintenanceRoutes } from '../server/routes/maintenance';
 import { SUBSCRIPTION_SORT_KEYS, subscriptionsRoutes } from '../server/routes/subscriptions';
 import { USER_SORT_KEYS, usersRoutes } from '../server/routes/users';
+import {
+  listFilterFields,
+  SUBSCRIPTION_MIX_SORTS,
+  USER_MIX_SORTS,
+  type ListFilterField,
+} from './listMix';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -221,73 +227,42 @@ async function main(): Promise<void> {
 }
 
 /**
- * The list requests bench/load.ts draws from, every one of them: its filters (none, one, or two
- * on different fields) × its sort keys × both directions, page 1 of 50 rows, dates around NOW.
- * Filters correlated with a sort (yearly renewals sort after monthly ones, webhooks touch
- * LemonSqueezy rows) make some pairs far slower than either alone; this finds them.
+ * The list requests bench/load.ts draws from (bench/listMix.ts), every one of them but its email
+ * fragments: no filter, one, or two on different fields × its sort keys × both directions, page 1
+ * of 50 rows, dates around NOW. Filters correlated with a sort (yearly renewals sort after monthly
+ * ones, webhooks touch LemonSqueezy rows) make some pairs far slower than either alone; this
+ * finds them.
  */
 function loadMatrix(): [string, string][] {
-  const day = (offsetDays: number) =>
-    new Date(NOW.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-  type Field = [string, Record<string, string>][];
-  const common: Field[] = [
-    [
-      ['lemonsqueezy', { provider: 'lemonsqueezy' }],
-      ['clickbank', { provider: 'clickbank' }],
-    ],
-    [
-      ['monthly', { cadence: 'monthly' }],
-      ['yearly', { cadence: 'yearly' }],
-    ],
-    [['start range', { start_from: day(-400), start_to: day(-370) }]],
-  ];
-  const combos = (fields: Field[]): [string, Record<string, string>][] => {
-    const out: [string, Record<string, string>][] = [['no filter', {}]];
+  const RANGES: Record<string, string> = { start: 'start', exp: 'expiry', renew: 'renewal' };
+  const label = (filter: Record<string, string>) =>
+    Object.entries(filter)
+      .filter(([k]) => !k.endsWith('_to'))
+      .map(([k, v]) => (k.endsWith('_from') ? `${RANGES[k.slice(0, -5)] ?? k} range` : v))
+      .join(' + ') || 'no filter';
+  /** No filter, each value of each field, and each pair of values of two fields. */
+  const combos = (fields: ListFilterField[]): Record<string, string>[] => {
+    const out: Record<string, string>[] = [{}];
     fields.forEach((a, i) => {
       for (const x of a) out.push(x);
       for (const b of fields.slice(i + 1))
-        for (const x of a) for (const y of b) out.push([`${x[0]} + ${y[0]}`, { ...x[1], ...y[1] }]);
+        for (const x of a) for (const y of b) out.push({ ...x, ...y });
     });
     return out;
   };
   const rows: [string, string][] = [];
-  const userSorts = [
-    'row_id',
-    'email',
-    'start_date',
-    'expires_at',
-    'current_period_end',
-    'updated_at',
-    'provider_status',
-  ];
-  for (const [label, filter] of combos([
-    ...common,
-    [
-      ['active', { mg_status: 'active' }],
-      ['scheduled', { mg_status: 'scheduled' }],
-      ['cancelled', { mg_status: 'cancelled' }],
-    ],
-    [['expiry range', { exp_from: day(0), exp_to: day(30) }]],
-  ]))
-    for (const sort of userSorts)
+  for (const filter of combos(listFilterFields('users', NOW.getTime())))
+    for (const sort of USER_MIX_SORTS)
       for (const dir of ['', '-'])
         rows.push([
-          `users: ${label}, sort ${dir}${sort}`,
+          `users: ${label(filter)}, sort ${dir}${sort}`,
           `/users?${new URLSearchParams({ ...filter, sort: `${dir}${sort}` })}`,
         ]);
-  const subSorts = ['row_id', 'email', 'start_date', 'current_period_end', 'updated_at'];
-  for (const [label, filter] of combos([
-    ...common,
-    [
-      ['active', { provider_status: 'active' }],
-      ['cancelled', { provider_status: 'cancelled' }],
-    ],
-    [['renewal range', { renew_from: day(0), renew_to: day(30) }]],
-  ]))
-    for (const sortKey of subSorts)
+  for (const filter of combos(listFilterFields('subscriptions', NOW.getTime())))
+    for (const sortKey of SUBSCRIPTION_MIX_SORTS)
       for (const sortDir of ['asc', 'desc'])
         rows.push([
-          `subs: ${label}, ${sortKey} ${sortDir}`,
+          `subs: ${label(filter)}, ${sortKey} ${sortDir}`,
           `/subscriptions?${new URLSearchParams({ ...filter, sortKey, sortDir })}`,
         ]);
   return rows;
