@@ -69,7 +69,7 @@ export type SubscriptionSortKey = (typeof SUBSCRIPTION_SORT_KEYS)[number];
 
 const SORT_SQL: Record<SubscriptionSortKey, string> = {
   row_id: 's.id',
-  email: 'c.email',
+  email: 's.email',
   provider: 's.provider',
   provider_id: 's.provider_id',
   provider_status: 's.status',
@@ -135,11 +135,13 @@ const DATE_FILTERS = [
 ] as const;
 
 /**
- * Sort keys whose index carries the provider, status, cadence, start and renewal (migration
- * 036), and the filters reading only those columns: a page of such filters is read off the sort
- * index, skipping the rows that do not match (server/db/list.ts filtersCoveredBySortIndex).
+ * Sort keys whose index carries the provider, status, cadence, start and renewal (migrations 036
+ * and 038; the email sort reads the subscription's copy of it, 034), and the filters reading only
+ * those columns: a page of such filters is read off the sort index, skipping the rows that do
+ * not match (server/db/list.ts filtersCoveredBySortIndex).
  */
 const COVERING_SORTS: ReadonlySet<SubscriptionSortKey> = new Set([
+  'email',
   'start_date',
   'current_period_end',
   'updated_at',
@@ -231,7 +233,6 @@ export async function listSubscriptions(
     sort: {
       keys: sortKey === 'row_id' ? [] : [SORT_SQL[sortKey]],
       dir: v.sortDir ?? 'desc',
-      joins: sortKey === 'email' ? ['customer'] : [],
     },
     where: w,
     unfilteredTotal: rowCountSql('subscriptions'),
