@@ -383,6 +383,8 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
   const order = (prefix: string) =>
     [...keyNames, 'id'].map((k) => `${prefix}${k} ${dir}`).join(', ');
   const keyCols = sort.keys.map((k, i) => `, ${k} AS k${i}`).join('');
+  /** The sort keys and the id over the list's own rows, in the list's direction. */
+  const sortOrder = [...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ');
   const sortJoins = new Set(sort.joins ?? []);
   const joinsFor = (filters: boolean) =>
     Object.entries(spec.joins ?? {})
@@ -405,7 +407,7 @@ export function pagedListSql(spec: PagedListSpec): { sql: string; params: unknow
     spec.indexPage
       ? spec.indexPage(lim, off, filtered ? where.conditions : 'true')
       : `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(filtered)} ${filtered ? where.sql : ''}
-        ORDER BY ${[...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ')} LIMIT ${lim} OFFSET ${off}`;
+        ORDER BY ${sortOrder} LIMIT ${lim} OFFSET ${off}`;
   const matches = `SELECT ${spec.id} AS id${keyCols} FROM ${spec.from}${joinsFor(true)} ${where.sql}`;
   const cut = `SELECT * FROM f ORDER BY ${order('f.')} LIMIT ${limit} OFFSET ${offset}`;
   /** The total from kept counts, corrected by counting the rows of Where.keep's correction. */
@@ -463,7 +465,7 @@ ${finish}`;
     const sampled = covered
       ? `SELECT pre.id${keyNames.map((k) => `, pre.${k}`).join('')} FROM (
            SELECT ${spec.id} AS id${keyCols}, (${where.conditions}) AS hit FROM ${spec.from}${joinsFor(false)}
-            ORDER BY ${[...sort.keys, spec.id].map((k) => `${k} ${dir}`).join(', ')} LIMIT (SELECT t.walk_rows FROM t)) pre
+            ORDER BY ${sortOrder} LIMIT (SELECT t.walk_rows FROM t)) pre
         WHERE pre.hit`
       : `SELECT pre.* FROM (${orderedPage('(SELECT t.walk_rows FROM t)', '0', false)}) pre
          JOIN ${spec.from} ON ${spec.id} = pre.id${filterJoins}

@@ -244,6 +244,17 @@ export function checkDateRanges(prefixes: readonly string[]) {
   };
 }
 
+/**
+ * True when every parameter set (not undefined) in the parsed query `value` is in one of the
+ * `allowed` sets, e.g. a list's paging and sort parameters and the filters its sort index carries.
+ */
+export function onlyParams(
+  value: Record<string, unknown>,
+  ...allowed: ReadonlySet<string>[]
+): boolean {
+  return Object.entries(value).every(([k, x]) => x === undefined || allowed.some((a) => a.has(k)));
+}
+
 /** The DateRange of prefix `p` in a parsed query (fields from dateRangeParams). */
 export function rangeOf(value: Record<string, unknown>, p: string): DateRange {
   return toDateRange(

@@ -40,6 +40,7 @@ import {
   checkDateRanges,
   dateRangeParams,
   emailParam,
+  onlyParams,
   enumParam,
   pageParams,
   providerStatusParam,
@@ -161,12 +162,7 @@ const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'pageSize', 'sortKey',
 
 /** True when the sort index of `sortKey` carries the columns of every filter of `v`. */
 function coveredBySortIndex(v: SubscriptionsListQuery, sortKey: SubscriptionSortKey): boolean {
-  return (
-    COVERING_SORTS.has(sortKey) &&
-    Object.entries(v).every(
-      ([k, x]) => x === undefined || COVERED_FILTERS.has(k) || LIST_PARAMS.has(k),
-    )
-  );
+  return COVERING_SORTS.has(sortKey) && onlyParams(v, LIST_PARAMS, COVERED_FILTERS);
 }
 
 /** The query string of GET /subscriptions (docs/api.md "Subscriptions"); unknown parameters are ignored. */

@@ -38,6 +38,7 @@ import {
   checkDateRanges,
   dateRangeParams,
   enumParam,
+  onlyParams,
   pageParams,
   providerStatusParam,
   rangeOf,
@@ -192,18 +193,11 @@ function subscriptionSortPage(key: string, type: string, dir: 'ASC' | 'DESC') {
 /** Active members whose expiry is at or before '?' (now), as members_active_expiry_idx reads them. */
 const ACTIVE_EXPIRED = `(CASE WHEN m.mg_status = 'active' THEN m.expires_at END) <= ?`;
 
-/** The mg_status filter alone (onlyFilters). */
+/** The mg_status filter alone (onlyParams). */
 const MG_STATUS_FILTER: ReadonlySet<string> = new Set(['mg_status']);
 
 /** The parameters of GET /users that page and sort (not filters). */
 const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'pageSize', 'sort']);
-
-/** True when every filter of `v` is one of `filters` (paging and sort are not filters). */
-function onlyFilters(v: UsersListQuery, filters: ReadonlySet<string>): boolean {
-  return Object.entries(v).every(
-    ([k, x]) => x === undefined || LIST_PARAMS.has(k) || filters.has(k),
-  );
-}
 
 /** The query string of GET /users (docs/api.md "Users"); unknown parameters are ignored. */
 export const usersListQuery = z
@@ -300,9 +294,10 @@ export async function listUsers(
     // members_expires_at_idx (expires_at, id) an expiry range's members.
     filtersInSortIndex:
       key === 'expires_at' &&
-      ((v.mg_status !== undefined && onlyFilters(v, MG_STATUS_FILTER)) ||
+      ((v.mg_status !== undefined && onlyParams(v, LIST_PARAMS, MG_STATUS_FILTER)) ||
         (w.ranged && !start.from && !start.toExclusive)),
-    filtersCoveredBySortIndex: COVERING_SORTS.has(key) && onlyFilters(v, COVERED_FILTERS),
+    filtersCoveredBySortIndex:
+      COVERING_SORTS.has(key) && onlyParams(v, LIST_PARAMS, COVERED_FILTERS),
     indexPage:
       subType === undefined
         ? undefined
