@@ -80,6 +80,13 @@ async function main(): Promise<void> {
       '/metrics/revenue?provider=lemonsqueezy&cadence=monthly',
       150,
     ],
+    ['revenue: default range, plan=Pro', '/metrics/revenue?plan=Pro', 150],
+    [
+      'revenue: default range, provider=lemonsqueezy',
+      '/metrics/revenue?provider=lemonsqueezy',
+      150,
+    ],
+    ['revenue: default range, cadence=monthly', '/metrics/revenue?cadence=monthly', 150],
     ['revenue: 28 days, daily', '/metrics/revenue?from=2026-10-26&interval=day', 150],
     ['revenue: 365 days, daily', '/metrics/revenue?from=2025-11-23&interval=day', 150],
     ['cohorts: 24 months', '/metrics/cohorts?from=2024-11-01', 250],

@@ -596,6 +596,23 @@ describe('generated histories', () => {
           interval: 'month',
           plan: 'basic',
         });
+        // A provider or a cadence alone is completed by every value of the other (migration 039).
+        await expectMatchesReference(segments, {
+          from: '2026-02-01',
+          interval: 'month',
+          provider: 'lemonsqueezy',
+        });
+        await expectMatchesReference(segments, {
+          from: '2026-03-01',
+          interval: 'month',
+          cadence: 'yearly',
+        });
+        await expectMatchesReference(segments, {
+          from: '2026-02-01',
+          interval: 'month',
+          provider: 'clickbank',
+          cadence: 'monthly',
+        });
         const body = await revenue('from=2026-06-01');
         expect(body.mrr_end_cents).toBe(await dashboardMrr());
         await expectCohortsMatch(segments, 'from=2026-01-01');

@@ -21,7 +21,7 @@ import { readDbOf, type AppDeps, type ServerConfig } from '../context';
 import { dayText, parseDay } from '../routes/metrics';
 import { reportingRate } from '../fx';
 import { monthlyRecurringCents } from '../stats';
-import { CADENCES, type Cadence } from '../vocabulary';
+import { CADENCES, PROVIDERS, type Cadence } from '../vocabulary';
 import { badRequest } from '../errors';
 import {
   bucketDates,
@@ -429,6 +429,17 @@ async function customerFigures(
     const mf = filterSql(r, [...params], 'm');
     const sf = filterSql(r, params, 's');
     const unfiltered = mf.where.length === 0 ? retainedSql(r) : null;
+    // Both sides are read off indexes keyed (provider, cadence, time) (migration 039): a filter
+    // on one of the two bounds the other by every value it can take (CHECKed there), so the
+    // scan descends once per value within the range instead of reading the whole provider.
+    const open: Array<[string, readonly string[]]> = [];
+    if (r.provider && !r.cadence) open.push(['cadence', CADENCES]);
+    if (r.cadence && !r.provider) open.push(['provider', PROVIDERS]);
+    for (const [column, values] of open) {
+      params.push(values);
+      mf.where.push(`m.${column} = ANY($${params.length}::text[])`);
+      sf.where.push(`s.${column} = ANY($${params.length}::text[])`);
+    }
     // The movement filters reuse the span filters' parameters (same values, same order).
     const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
       unfiltered?.sql ??
