@@ -596,7 +596,8 @@ describe('generated histories', () => {
           interval: 'month',
           plan: 'basic',
         });
-        // A provider or a cadence alone is completed by every value of the other (migration 039).
+        // A provider or a cadence alone is completed by every value of the other (migration 039);
+        // both together read their own slice.
         await expectMatchesReference(segments, {
           from: '2026-02-01',
           interval: 'month',
