@@ -45,6 +45,7 @@ async function staleMembers(on: Db = db): Promise<number[]> {
       WHERE m.sub_provider IS DISTINCT FROM s.provider OR m.sub_status IS DISTINCT FROM s.status
          OR m.sub_cadence IS DISTINCT FROM s.cadence OR m.sub_start_date IS DISTINCT FROM s.start_date
          OR m.sub_current_period_end IS DISTINCT FROM s.current_period_end
+         OR m.sub_ends_at IS DISTINCT FROM s.ends_at
       ORDER BY m.id`,
   );
   return r.rows.map((x) => Number(x.id));
@@ -120,7 +121,7 @@ describe('email copies on members and subscriptions (migration 034)', () => {
   });
 });
 
-describe('subscription copies on members (migrations 035 and 036)', () => {
+describe('subscription copies on members (migrations 035, 036 and 040)', () => {
   it('equal the subscriptions’ columns after the seed, which writes them itself', async () => {
     expect(await staleMembers()).toEqual([]);
     const copied = await db.query<{ n: number }>(
@@ -145,6 +146,8 @@ describe('subscription copies on members (migrations 035 and 036)', () => {
         cadence: fc.constantFrom('monthly', 'yearly'),
         startShiftDays: fc.integer({ min: -40, max: 40 }),
         renewalShiftDays: fc.option(fc.integer({ min: -40, max: 40 })),
+        // An end set (shifted from the renewal) or cleared.
+        endsShiftDays: fc.option(fc.integer({ min: -40, max: 40 })),
       }),
       fc.record({
         kind: fc.constant('member' as const),
@@ -165,9 +168,18 @@ describe('subscription copies on members (migrations 035 and 036)', () => {
                 await tx.query(
                   `UPDATE subscriptions SET provider = $2, status = $3, cadence = $4,
                           start_date = start_date + make_interval(days => $5),
-                          current_period_end = current_period_end + make_interval(days => $6)
+                          current_period_end = current_period_end + make_interval(days => $6),
+                          ends_at = COALESCE(ends_at, current_period_end) + make_interval(days => $7)
                     WHERE id = $1`,
-                  [c.id, c.provider, c.status, c.cadence, c.startShiftDays, c.renewalShiftDays],
+                  [
+                    c.id,
+                    c.provider,
+                    c.status,
+                    c.cadence,
+                    c.startShiftDays,
+                    c.renewalShiftDays,
+                    c.endsShiftDays,
+                  ],
                 );
               } else if (c.kind === 'member') {
                 await tx.query(`UPDATE members SET subscription_id = $2 WHERE id = $1`, [
@@ -177,7 +189,8 @@ describe('subscription copies on members (migrations 035 and 036)', () => {
               } else {
                 await tx.query(
                   `UPDATE members SET sub_provider = 'forged', sub_status = NULL, sub_cadence = 'weekly',
-                          sub_start_date = '2001-01-01', sub_current_period_end = NULL WHERE id = $1`,
+                          sub_start_date = '2001-01-01', sub_current_period_end = NULL,
+                          sub_ends_at = '2001-01-01' WHERE id = $1`,
                   [c.id],
                 );
               }
@@ -192,6 +205,25 @@ describe('subscription copies on members (migrations 035 and 036)', () => {
       { numRuns: 40, seed: 3501 },
     );
   }, 120_000);
+
+  it('follow an end set or cleared alone (migration 040)', async () => {
+    const r = await db.query<{ id: number }>(
+      `SELECT subscription_id AS id FROM members WHERE subscription_id IS NOT NULL ORDER BY id LIMIT 1`,
+    );
+    const id = r.rows[0]!.id;
+    const copied = async () =>
+      (
+        await db.query<{ at: string | null }>(
+          `SELECT (sub_ends_at AT TIME ZONE 'UTC')::text AS at FROM members WHERE subscription_id = $1`,
+          [id],
+        )
+      ).rows.map((x) => x.at);
+    await db.query(`UPDATE subscriptions SET ends_at = '2030-01-02T03:04:05Z' WHERE id = $1`, [id]);
+    expect(await copied()).toEqual(['2030-01-02 03:04:05']);
+    await db.query(`UPDATE subscriptions SET ends_at = NULL WHERE id = $1`, [id]);
+    expect(await copied()).toEqual([null]);
+    expect(await staleMembers()).toEqual([]);
+  });
 
   it('are null without a subscription, and filled on insert', async () => {
     const c = await db.query<{ id: number }>(

@@ -125,10 +125,10 @@ export const COPY_COLUMNS = {
   subscriptions:
     'id, customer_id, provider, provider_id, status, cadence, plan, source, amount_cents, currency, start_date, current_period_end, ends_at, payload, created_at, updated_at, email',
   // email: the customer's, which migration 034's triggers copy outside the bulk load.
-  // sub_*: its subscription's columns, which the triggers of migrations 035 and 036 copy outside
-  // the bulk load.
+  // sub_*: its subscription's columns, which the triggers of migrations 035, 036 and 040 copy
+  // outside the bulk load.
   members:
-    'id, customer_id, subscription_id, mg_status, expires_at, updated_at, email, sub_provider, sub_status, sub_cadence, sub_start_date, sub_current_period_end',
+    'id, customer_id, subscription_id, mg_status, expires_at, updated_at, email, sub_provider, sub_status, sub_cadence, sub_start_date, sub_current_period_end, sub_ends_at',
   events: 'id, subscription_id, type, occurred_at, amount_cents, currency',
   clickbankOrders:
     'id, subscription_id, email, receipt, sku, status, title, site, affiliate, country, state, postal_code, first_name, last_name, customer_display_name, customer_refundable_state, currency, amount_cents, rebill_amount_cents, account_amount_cents, next_payment_at, created_at_provider, raw_json',
@@ -672,6 +672,7 @@ export class DemoGenerator {
         c.cadence,
         iso(c.startMs),
         iso(currentPeriodEnd),
+        sim.endsAt == null ? null : iso(sim.endsAt),
       ]),
     );
     counts.members++;

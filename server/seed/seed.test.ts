@@ -55,6 +55,8 @@ const SCHEDULED_COLUMNS = new Set([
   'members.expires_at',
   // The member's copy of its subscription's current_period_end (migration 036).
   'members.sub_current_period_end',
+  // The member's copy of its subscription's ends_at (migration 040).
+  'members.sub_ends_at',
   'clickbank_orders.next_payment_at',
   // The MRR history ends a cancelled subscription at its ends_at: a scheduled churn.
   'revenue_spans.valid_to',

@@ -5,12 +5,12 @@
  * Current access and the days left split into sums that do not depend on the instant, kept per
  * (status, currency, cadence) and per (status, day of the end) by migration 023, plus at most a
  * day of ends, the cancelled subscriptions still paid for, and the subscriptions whose member's
- * scheduled expiry overrides their own end, each read from a covering index (the decomposition is
- * in the migration's header). The figures are exactly those of one statement over every
- * subscription (server/stats/stats.equivalence.test.ts). The statements are separate reads, not
- * one snapshot: a write committed between two of them can land in the figures or not, as if the
- * whole computation had run a moment earlier or later (writes invalidate the cached figures
- * anyway, server/stats/cache.ts).
+ * scheduled expiry overrides their own end (off their members' copies, migration 040), each read
+ * from a covering index (the decomposition is in migration 023's header). The figures are exactly
+ * those of one statement over every subscription (server/stats/stats.equivalence.test.ts). The
+ * statements are separate reads, not one snapshot: a write committed between two of them can land
+ * in the figures or not, as if the whole computation had run a moment earlier or later (writes
+ * invalidate the cached figures anyway, server/stats/cache.ts).
  */
 import type { Queryable } from '../db/types';
 import { ACCESS_STATUSES, activeAccessCondition, type Cadence } from '../vocabulary';
@@ -109,19 +109,21 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
     [nowIso],
   );
   // Where a member's scheduled expiry overrides the own end of a subscription with access: its
-  // days instead of the own end's. One index probe per such subscription (OFFSET 0 keeps the
-  // probe from being flattened into a join the planner may run as a scan of every subscription:
-  // it over-estimates the members by assuming status and expiry independent).
+  // days instead of the own end's. The members carry their subscription's status, ends_at and
+  // current_period_end (migrations 035, 036 and 040), equal for every member of one subscription,
+  // so the index of those members answers alone.
   const overridden = await db.query<Row>(
-    `SELECT count(*) FILTER (WHERE s.end_at IS NULL)::int AS newly_dated,
-            extract(epoch FROM sum(m.expires_at - $1::timestamptz) FILTER (WHERE m.expires_at > $1::timestamptz))::text AS member_secs,
-            extract(epoch FROM sum(s.end_at - $1::timestamptz) FILTER (WHERE s.end_at > $1::timestamptz))::text AS own_secs
-       FROM (SELECT subscription_id, min(expires_at) AS expires_at FROM members
-              WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL
-              GROUP BY subscription_id) m
-      CROSS JOIN LATERAL (SELECT COALESCE(s.ends_at, s.current_period_end) AS end_at FROM subscriptions s
-                           WHERE s.id = m.subscription_id AND ${activeAccessCondition('s', '$1')}
-                          OFFSET 0) s`,
+    `SELECT count(*) FILTER (WHERE o.end_at IS NULL)::int AS newly_dated,
+            extract(epoch FROM sum(o.expires_at - $1::timestamptz) FILTER (WHERE o.expires_at > $1::timestamptz))::text AS member_secs,
+            extract(epoch FROM sum(o.end_at - $1::timestamptz) FILTER (WHERE o.end_at > $1::timestamptz))::text AS own_secs
+       FROM (SELECT s.subscription_id, min(s.expires_at) AS expires_at,
+                    min(COALESCE(s.ends_at, s.current_period_end)) AS end_at
+               FROM (SELECT subscription_id, expires_at, sub_status AS status, sub_ends_at AS ends_at,
+                            sub_current_period_end AS current_period_end
+                       FROM members
+                      WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL) s
+              WHERE ${activeAccessCondition('s', '$1')}
+              GROUP BY s.subscription_id) o`,
     [nowIso],
   );
 

@@ -33,20 +33,24 @@ beforeAll(async () => {
     -- Far-apart ids: subscription and customer slices past the seeded ones, some empty.
     INSERT INTO customers (id, email) VALUES (61000, 'far.one@example.com'), (150001, 'far.two@example.com'),
       (150002, 'far.three@example.com'), (150003, 'far.four@example.com'), (150004, 'far.five@example.com'),
-      (150005, 'far.six@example.com');
+      (150005, 'far.six@example.com'), (150006, 'far.seven@example.com');
     INSERT INTO subscriptions (id, customer_id, provider, provider_id, status, cadence, plan, amount_cents, currency, start_date, current_period_end, ends_at)
     VALUES
       (45000, 61000, 'lemonsqueezy', 'far-1', 'active', 'monthly', 'Pro', NULL, 'EUR', '2026-01-01T00:00:00Z', '2026-12-01T00:00:00Z', NULL),
       (45001, 61000, 'clickbank', 'FAR-2', 'cancelled', 'yearly', 'Pro', 9900, 'GBP', '2025-12-01T00:00:00Z', '2026-12-01T00:00:00Z', '2026-12-01T00:00:00Z'),
       (123456, 150001, 'lemonsqueezy', 'far-3', 'past_due', 'monthly', 'Basic', 1500, 'JPY', '2026-02-01T00:00:00Z', '2026-11-01T00:00:00Z', NULL),
       (123457, 150002, 'lemonsqueezy', 'far-4', 'trialing', 'yearly', 'Basic', 24000, 'USD', '2026-11-01T00:00:00Z', NULL, NULL),
-      (123458, 150005, 'lemonsqueezy', 'far-5', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-10-22T18:00:00Z', '2026-11-22T18:00:00Z', NULL);
+      (123458, 150005, 'lemonsqueezy', 'far-5', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-10-22T18:00:00Z', '2026-11-22T18:00:00Z', NULL),
+      -- Access that ends before its period does (a revocation on a date): its own end is ends_at.
+      (123459, 150006, 'lemonsqueezy', 'far-6', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-11-01T00:00:00Z', '2026-12-20T00:00:00Z', '2026-12-05T00:00:00Z');
     -- Two active members with scheduled expiries on one subscription (the earliest counts).
     INSERT INTO members (customer_id, subscription_id, mg_status, expires_at)
     VALUES (61000, 45000, 'active', '2026-12-24T00:00:00Z'), (150001, 45000, 'active', '2026-12-10T06:30:00.123456Z'),
       (150002, 123457, 'active', NULL),
       -- An end for a trial without one, and an earlier end for a cancelled subscription.
-      (150003, 123457, 'active', '2026-12-01T00:00:00Z'), (150004, 45001, 'active', '2026-11-25T00:00:00Z');
+      (150003, 123457, 'active', '2026-12-01T00:00:00Z'), (150004, 45001, 'active', '2026-11-25T00:00:00Z'),
+      -- A member's expiry overriding an own end that is not the period's end.
+      (150006, 123459, 'active', '2026-12-15T00:00:00Z');
     INSERT INTO subscription_events (subscription_id, type, occurred_at, amount_cents, currency)
     VALUES
       (45000, 'new', '2026-01-01T00:00:00Z', NULL, NULL),
@@ -74,7 +78,12 @@ const INSTANTS = [
 
 describe('dashboard figures from roll-ups', () => {
   it('has every remainder the roll-ups leave to indexes (the dataset exercises them)', async () => {
-    const r = await db.query<{ today: number; member_only: number; cancelled_override: number }>(
+    const r = await db.query<{
+      today: number;
+      member_only: number;
+      cancelled_override: number;
+      ends_before_period: number;
+    }>(
       `SELECT
          (SELECT count(*) FROM subscriptions WHERE status = 'active' AND current_period_end > $1::timestamptz
             AND current_period_end < $1::timestamptz + interval '12 hours')::int AS today,
@@ -83,12 +92,16 @@ describe('dashboard figures from roll-ups', () => {
              AND s.current_period_end IS NULL)::int AS member_only,
          (SELECT count(*) FROM members m JOIN subscriptions s ON s.id = m.subscription_id
            WHERE m.mg_status = 'active' AND m.expires_at IS NOT NULL AND s.status = 'cancelled'
-             AND s.ends_at > $1::timestamptz)::int AS cancelled_override`,
+             AND s.ends_at > $1::timestamptz)::int AS cancelled_override,
+         (SELECT count(*) FROM members m JOIN subscriptions s ON s.id = m.subscription_id
+           WHERE m.mg_status = 'active' AND m.expires_at IS NOT NULL
+             AND s.ends_at <> s.current_period_end)::int AS ends_before_period`,
       [NOW.toISOString()],
     );
     expect(r.rows[0]!.today).toBeGreaterThan(0);
     expect(r.rows[0]!.member_only).toBeGreaterThan(0);
     expect(r.rows[0]!.cancelled_override).toBeGreaterThan(0);
+    expect(r.rows[0]!.ends_before_period).toBeGreaterThan(0);
   });
 
   for (const at of INSTANTS) {
