@@ -585,35 +585,17 @@ describe('generated histories', () => {
           }
           flush();
         }
-        await expectMatchesReference(segments, { from: '2026-01-01', interval: 'month' });
-        await expectMatchesReference(segments, {
-          from: '2026-03-01',
-          to: '2026-09-30',
-          interval: 'day',
-        });
-        await expectMatchesReference(segments, {
-          from: '2026-02-01',
-          interval: 'month',
-          plan: 'basic',
-        });
-        // A provider or a cadence alone is completed by every value of the other (migration 039);
-        // both together read their own slice.
-        await expectMatchesReference(segments, {
-          from: '2026-02-01',
-          interval: 'month',
-          provider: 'lemonsqueezy',
-        });
-        await expectMatchesReference(segments, {
-          from: '2026-03-01',
-          interval: 'month',
-          cadence: 'yearly',
-        });
-        await expectMatchesReference(segments, {
-          from: '2026-02-01',
-          interval: 'month',
-          provider: 'clickbank',
-          cadence: 'monthly',
-        });
+        const queries: Array<Record<string, string>> = [
+          { from: '2026-01-01', interval: 'month' },
+          { from: '2026-03-01', to: '2026-09-30', interval: 'day' },
+          { from: '2026-02-01', interval: 'month', plan: 'basic' },
+          // A provider or a cadence alone is completed by every value of the other (migration
+          // 039); both together read their own slice.
+          { from: '2026-02-01', interval: 'month', provider: 'lemonsqueezy' },
+          { from: '2026-03-01', interval: 'month', cadence: 'yearly' },
+          { from: '2026-02-01', interval: 'month', provider: 'clickbank', cadence: 'monthly' },
+        ];
+        for (const q of queries) await expectMatchesReference(segments, q);
         const body = await revenue('from=2026-06-01');
         expect(body.mrr_end_cents).toBe(await dashboardMrr());
         await expectCohortsMatch(segments, 'from=2026-01-01');
