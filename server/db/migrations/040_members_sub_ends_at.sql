@@ -3,7 +3,8 @@
 -- (server/stats/aggregate.ts). They read those members off members_stats_expiry_idx, then probed
 -- each member's subscription for its access and its own end: at 1M customers 34,786 probes, 56 of
 -- the statement's 62 ms and most of a computation, which every committed change sets off again
--- (server/stats/cache.ts), so under a stream of webhooks the probes took a core's share.
+-- (server/stats/cache.ts): in the load test, 350 computations a minute, 12 of PostgreSQL's 178
+-- seconds (bench/README.md, "Load test").
 --
 -- members.sub_ends_at: the ends_at of the subscription a member points at (null without one),
 -- kept with the copies of migrations 035 and 036 by the same triggers; the statement reads the
