@@ -208,13 +208,13 @@ export const Paging: Story = {
   },
 };
 
-/** Records the download Export CSV starts (the click is recorded, not performed). */
-async function recordDownload(run: () => Promise<void>) {
+/** Records the download Export CSV starts (the click is recorded, not performed), waiting `wait` for it. */
+async function recordDownload(run: () => Promise<void>, wait: { timeout: number } = WAIT) {
   const created = spyOn(URL, 'createObjectURL');
   const click = spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
   try {
     await run();
-    await waitFor(() => expect(click).toHaveBeenCalledOnce(), WAIT);
+    await waitFor(() => expect(click).toHaveBeenCalledOnce(), wait);
     const anchor = click.mock.contexts[0] as HTMLAnchorElement;
     const blob = created.mock.calls[0]![0] as Blob;
     return { fileName: anchor.download, lines: (await blob.text()).split('\r\n') };
@@ -272,8 +272,11 @@ export const ExportCapped: Story = {
   beforeEach: () => audit.reset(),
   play: async ({ canvas }) => {
     await loaded(1);
-    const { fileName, lines } = await recordDownload(() =>
-      userEvent.click(canvas.getByRole('button', { name: 'Export CSV' })),
+    // 51 pages through the mocked service worker: about a second alone, several on a busy CI
+    // machine, so this download alone waits up to 25 s (the story's limit is 30 s).
+    const { fileName, lines } = await recordDownload(
+      () => userEvent.click(canvas.getByRole('button', { name: 'Export CSV' })),
+      { timeout: 25_000 },
     );
     await expect(fileName).toBe('audit-start-now.csv');
     await expect(lines).toHaveLength(10_001);
