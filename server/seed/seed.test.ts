@@ -73,6 +73,8 @@ const SCHEDULED_COLUMNS = new Set([
   'subscription_days.day',
   // The day a scheduled ends_at or period end falls on (the dashboard's days-left roll-up).
   'stats_access_days.end_day',
+  // The day a cancelled subscription's scheduled ends_at falls on (its own days-left roll-up).
+  'stats_cancelled_days.end_day',
   // The day a period end falls on (the Subscriptions list's renewal counts; its start rows are
   // checked below).
   'list_day_counts.day',

@@ -3,10 +3,11 @@
  * Dashboard, §3 Stats and Admin stats) as short statements over roll-ups and small index ranges.
  *
  * Current access and the days left split into sums that do not depend on the instant, kept per
- * (status, currency, cadence) and per (status, day of the end) by migration 023, plus at most a
- * day of ends, the cancelled subscriptions still paid for, and the subscriptions whose member's
- * scheduled expiry overrides their own end (off their members' copies, migration 040), each read
- * from a covering index (the decomposition is in migration 023's header). The figures are exactly
+ * (status, currency, cadence) and per (status, day of the end) by migration 023, and for the
+ * cancelled subscriptions still paid for per (day of ends_at, currency, cadence) by migration 042,
+ * plus at most a day of ends of each and the subscriptions whose member's scheduled expiry
+ * overrides their own end (off their members' copies, migration 040), each read from a covering
+ * index (the decomposition is in migration 023's header). The figures are exactly
  * those of one statement over every subscription (server/stats/stats.equivalence.test.ts). The
  * statements are separate reads, not one snapshot: a write committed between two of them can land
  * in the figures or not, as if the whole computation had run a moment earlier or later (writes
@@ -100,13 +101,20 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
     [nowIso, tomorrow, statuses],
   );
   // Cancelled but paid until a future ends_at (the rest of activeAccessCondition); their own end
-  // is that ends_at.
+  // is that ends_at, their days left Σ (ends_at − now) in microseconds: those ending after today
+  // from the roll-up (migration 042), those ending later today from their index.
   const cancelled = await db.query<Row>(
-    `SELECT currency, cadence, count(*)::int AS n, COALESCE(sum(amount_cents), 0)::bigint AS sum_cents,
-            extract(epoch FROM sum(ends_at - $1::timestamptz))::text AS secs
-       FROM subscriptions WHERE status = 'cancelled' AND ends_at > $1::timestamptz
-      GROUP BY currency, cadence`,
-    [nowIso],
+    `SELECT currency, cadence, sum(n)::bigint AS n, sum(cents)::bigint AS sum_cents,
+            sum(micros)::text AS micros
+       FROM (SELECT currency, cadence, n, amount_cents AS cents, end_micros - n * $3::numeric AS micros
+               FROM stats_cancelled_days WHERE end_day > $2::date
+             UNION ALL
+             SELECT currency, cadence, 1, COALESCE(amount_cents, 0),
+                    extract(epoch FROM ends_at - $1::timestamptz) * 1000000
+               FROM subscriptions
+              WHERE status = 'cancelled' AND ends_at > $1::timestamptz AND ends_at < $4::timestamptz) c
+      GROUP BY currency, cadence HAVING sum(n) > 0`,
+    [nowIso, today, nowMicros.toString(), tomorrow],
   );
   // Where a member's scheduled expiry overrides the own end of a subscription with access: its
   // days instead of the own end's. The members carry their subscription's status, ends_at and
@@ -154,7 +162,7 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
     // A cancelled subscription is never a trial: all of it is recurring.
     add(String(r.currency), r.cadence as Cadence, num(r.n), num(r.sum_cents), num(r.sum_cents));
     dated += num(r.n);
-    remainingMicros += secondsToMicros((r.secs as string | null) ?? null);
+    remainingMicros += wholeMicros(r.micros as string | null);
   }
   const o = overridden.rows[0];
   dated += num(o?.newly_dated);

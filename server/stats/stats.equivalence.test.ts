@@ -1,5 +1,5 @@
 /**
- * The dashboard figures computed from roll-ups (migrations 005 and 023) and small index ranges
+ * The dashboard figures computed from roll-ups (migrations 005, 023 and 042) and small index ranges
  * (./aggregate.ts) equal, field for field, what one statement per figure over whole tables
  * answers (server/testing/statsReference.ts), at several instants and in two reporting
  * currencies; and they still do after random writes to subscriptions and members, a rollback, a
@@ -8,7 +8,7 @@
  * The dataset is the demo seed plus rows that stress the roll-ups' remainders: ids far apart, two
  * members overriding one subscription's end, a member's expiry giving an end to a subscription
  * without one, a member's expiry on a cancelled subscription, an end later on the day of the
- * instant, null amounts, a refund without a currency, a currency without a rate, a subscription
+ * instant (a cancelled subscription's too), null amounts, a refund without a currency, a currency without a rate, a subscription
  * whose currency changes after its events (the roll-up must follow), and deleted events.
  */
 import type { Db } from '../db/types';
@@ -33,7 +33,7 @@ beforeAll(async () => {
     -- Far-apart ids: subscription and customer slices past the seeded ones, some empty.
     INSERT INTO customers (id, email) VALUES (61000, 'far.one@example.com'), (150001, 'far.two@example.com'),
       (150002, 'far.three@example.com'), (150003, 'far.four@example.com'), (150004, 'far.five@example.com'),
-      (150005, 'far.six@example.com'), (150006, 'far.seven@example.com');
+      (150005, 'far.six@example.com'), (150006, 'far.seven@example.com'), (150007, 'far.eight@example.com');
     INSERT INTO subscriptions (id, customer_id, provider, provider_id, status, cadence, plan, amount_cents, currency, start_date, current_period_end, ends_at)
     VALUES
       (45000, 61000, 'lemonsqueezy', 'far-1', 'active', 'monthly', 'Pro', NULL, 'EUR', '2026-01-01T00:00:00Z', '2026-12-01T00:00:00Z', NULL),
@@ -42,7 +42,9 @@ beforeAll(async () => {
       (123457, 150002, 'lemonsqueezy', 'far-4', 'trialing', 'yearly', 'Basic', 24000, 'USD', '2026-11-01T00:00:00Z', NULL, NULL),
       (123458, 150005, 'lemonsqueezy', 'far-5', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-10-22T18:00:00Z', '2026-11-22T18:00:00Z', NULL),
       -- Access that ends before its period does (a revocation on a date): its own end is ends_at.
-      (123459, 150006, 'lemonsqueezy', 'far-6', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-11-01T00:00:00Z', '2026-12-20T00:00:00Z', '2026-12-05T00:00:00Z');
+      (123459, 150006, 'lemonsqueezy', 'far-6', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-11-01T00:00:00Z', '2026-12-20T00:00:00Z', '2026-12-05T00:00:00Z'),
+      -- Cancelled, paid until later on the instant's day, without an amount.
+      (123460, 150007, 'clickbank', 'FAR-7', 'cancelled', 'monthly', 'Basic', NULL, 'EUR', '2026-10-22T20:00:00.5Z', '2026-11-22T20:00:00.5Z', '2026-11-22T20:00:00.5Z');
     -- Two active members with scheduled expiries on one subscription (the earliest counts).
     INSERT INTO members (customer_id, subscription_id, mg_status, expires_at)
     VALUES (61000, 45000, 'active', '2026-12-24T00:00:00Z'), (150001, 45000, 'active', '2026-12-10T06:30:00.123456Z'),
@@ -83,6 +85,7 @@ describe('dashboard figures from roll-ups', () => {
       member_only: number;
       cancelled_override: number;
       ends_before_period: number;
+      cancelled_today: number;
     }>(
       `SELECT
          (SELECT count(*) FROM subscriptions WHERE status = 'active' AND current_period_end > $1::timestamptz
@@ -95,13 +98,16 @@ describe('dashboard figures from roll-ups', () => {
              AND s.ends_at > $1::timestamptz)::int AS cancelled_override,
          (SELECT count(*) FROM members m JOIN subscriptions s ON s.id = m.subscription_id
            WHERE m.mg_status = 'active' AND m.expires_at IS NOT NULL
-             AND s.ends_at <> s.current_period_end)::int AS ends_before_period`,
+             AND s.ends_at <> s.current_period_end)::int AS ends_before_period,
+         (SELECT count(*) FROM subscriptions WHERE status = 'cancelled' AND ends_at > $1::timestamptz
+            AND ends_at < $1::timestamptz + interval '12 hours')::int AS cancelled_today`,
       [NOW.toISOString()],
     );
     expect(r.rows[0]!.today).toBeGreaterThan(0);
     expect(r.rows[0]!.member_only).toBeGreaterThan(0);
     expect(r.rows[0]!.cancelled_override).toBeGreaterThan(0);
     expect(r.rows[0]!.ends_before_period).toBeGreaterThan(0);
+    expect(r.rows[0]!.cancelled_today).toBeGreaterThan(0);
   });
 
   for (const at of INSTANTS) {
@@ -218,6 +224,12 @@ describe('roll-ups after writes (migration 023)', () => {
       await db.query(
         `SELECT status, end_day::text, n::text, end_micros::text FROM stats_access_days
           WHERE n <> 0 ORDER BY 1, 2`,
+      )
+    ).rows,
+    cancelled: (
+      await db.query(
+        `SELECT end_day::text, currency, cadence, n::text, amount_cents::text, end_micros::text
+           FROM stats_cancelled_days WHERE n <> 0 ORDER BY 1, 2, 3`,
       )
     ).rows,
     customers: (
@@ -375,6 +387,12 @@ describe('roll-ups after writes (migration 023)', () => {
     expect(stats.activeSubscribers).toBe(0);
     expect(stats.totalSubscribers).toBe(0);
     expect(stats.avgDaysRemaining).toBeNull();
-    expect(await snapshot()).toEqual({ groups: [], days: [], customers: [], total: [{ n: '0' }] });
+    expect(await snapshot()).toEqual({
+      groups: [],
+      days: [],
+      cancelled: [],
+      customers: [],
+      total: [{ n: '0' }],
+    });
   });
 });
