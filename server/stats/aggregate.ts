@@ -6,7 +6,7 @@
  * (status, currency, cadence) and per (status, day of the end) by migration 023, and for the
  * cancelled subscriptions still paid for per (day of ends_at, currency, cadence) by migration 042,
  * plus at most a day of ends of each and the subscriptions whose member's scheduled expiry
- * overrides their own end (off their members' copies, migration 040), each read from a covering
+ * overrides their own end (off their members' copies, migrations 040 and 043), each read from a covering
  * index (the decomposition is in migration 023's header). The figures are exactly
  * those of one statement over every subscription (server/stats/stats.equivalence.test.ts). The
  * statements are separate reads, not one snapshot: a write committed between two of them can land
@@ -118,8 +118,10 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
   );
   // Where a member's scheduled expiry overrides the own end of a subscription with access: its
   // days instead of the own end's. The members carry their subscription's status, ends_at and
-  // current_period_end (migrations 035, 036 and 040), equal for every member of one subscription,
-  // so the index of those members answers alone.
+  // current_period_end (migrations 035, 036 and 040), equal for every member of one subscription;
+  // only those whose expiry is not that own end can change it, and their index answers alone
+  // (migration 043). A member left out expires at the own end: where the others' earliest expiry
+  // is later, the earliest is the own end and the subscription drops out after one probe.
   const overridden = await db.query<Row>(
     `SELECT count(*) FILTER (WHERE o.end_at IS NULL)::int AS newly_dated,
             extract(epoch FROM sum(o.expires_at - $1::timestamptz) FILTER (WHERE o.expires_at > $1::timestamptz))::text AS member_secs,
@@ -129,9 +131,14 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
                FROM (SELECT subscription_id, expires_at, sub_status AS status, sub_ends_at AS ends_at,
                             sub_current_period_end AS current_period_end
                        FROM members
-                      WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL) s
+                      WHERE mg_status = 'active' AND expires_at IS NOT NULL AND subscription_id IS NOT NULL
+                        AND expires_at IS DISTINCT FROM COALESCE(sub_ends_at, sub_current_period_end)) s
               WHERE ${activeAccessCondition('s', '$1')}
-              GROUP BY s.subscription_id) o`,
+              GROUP BY s.subscription_id) o
+      WHERE NOT (o.expires_at > o.end_at
+                 AND EXISTS (SELECT 1 FROM members m
+                              WHERE m.subscription_id = o.subscription_id AND m.mg_status = 'active'
+                                AND m.expires_at IS NOT NULL AND m.expires_at = o.end_at))`,
     [nowIso],
   );
 

@@ -8,7 +8,8 @@
  * The dataset is the demo seed plus rows that stress the roll-ups' remainders: ids far apart, two
  * members overriding one subscription's end, a member's expiry giving an end to a subscription
  * without one, a member's expiry on a cancelled subscription, an end later on the day of the
- * instant (a cancelled subscription's too), null amounts, a refund without a currency, a currency without a rate, a subscription
+ * instant (a cancelled subscription's too), members expiring at their subscription's own end beside
+ * others expiring later or earlier, null amounts, a refund without a currency, a currency without a rate, a subscription
  * whose currency changes after its events (the roll-up must follow), and deleted events.
  */
 import type { Db } from '../db/types';
@@ -33,7 +34,9 @@ beforeAll(async () => {
     -- Far-apart ids: subscription and customer slices past the seeded ones, some empty.
     INSERT INTO customers (id, email) VALUES (61000, 'far.one@example.com'), (150001, 'far.two@example.com'),
       (150002, 'far.three@example.com'), (150003, 'far.four@example.com'), (150004, 'far.five@example.com'),
-      (150005, 'far.six@example.com'), (150006, 'far.seven@example.com'), (150007, 'far.eight@example.com');
+      (150005, 'far.six@example.com'), (150006, 'far.seven@example.com'), (150007, 'far.eight@example.com'),
+      (150008, 'far.nine@example.com'), (150009, 'far.ten@example.com'),
+      (150010, 'far.eleven@example.com'), (150011, 'far.twelve@example.com');
     INSERT INTO subscriptions (id, customer_id, provider, provider_id, status, cadence, plan, amount_cents, currency, start_date, current_period_end, ends_at)
     VALUES
       (45000, 61000, 'lemonsqueezy', 'far-1', 'active', 'monthly', 'Pro', NULL, 'EUR', '2026-01-01T00:00:00Z', '2026-12-01T00:00:00Z', NULL),
@@ -44,7 +47,10 @@ beforeAll(async () => {
       -- Access that ends before its period does (a revocation on a date): its own end is ends_at.
       (123459, 150006, 'lemonsqueezy', 'far-6', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-11-01T00:00:00Z', '2026-12-20T00:00:00Z', '2026-12-05T00:00:00Z'),
       -- Cancelled, paid until later on the instant's day, without an amount.
-      (123460, 150007, 'clickbank', 'FAR-7', 'cancelled', 'monthly', 'Basic', NULL, 'EUR', '2026-10-22T20:00:00.5Z', '2026-11-22T20:00:00.5Z', '2026-11-22T20:00:00.5Z');
+      (123460, 150007, 'clickbank', 'FAR-7', 'cancelled', 'monthly', 'Basic', NULL, 'EUR', '2026-10-22T20:00:00.5Z', '2026-11-22T20:00:00.5Z', '2026-11-22T20:00:00.5Z'),
+      -- Members expiring at the own end beside a later and an earlier expiry (migration 043).
+      (123461, 150008, 'lemonsqueezy', 'far-8', 'active', 'monthly', 'Pro', 1900, 'USD', '2026-11-18T00:00:00Z', '2026-12-18T00:00:00Z', NULL),
+      (123462, 150009, 'lemonsqueezy', 'far-9', 'active', 'yearly', 'Pro', 19000, 'USD', '2026-03-01T00:00:00Z', '2027-03-01T00:00:00Z', NULL);
     -- Two active members with scheduled expiries on one subscription (the earliest counts).
     INSERT INTO members (customer_id, subscription_id, mg_status, expires_at)
     VALUES (61000, 45000, 'active', '2026-12-24T00:00:00Z'), (150001, 45000, 'active', '2026-12-10T06:30:00.123456Z'),
@@ -52,7 +58,10 @@ beforeAll(async () => {
       -- An end for a trial without one, and an earlier end for a cancelled subscription.
       (150003, 123457, 'active', '2026-12-01T00:00:00Z'), (150004, 45001, 'active', '2026-11-25T00:00:00Z'),
       -- A member's expiry overriding an own end that is not the period's end.
-      (150006, 123459, 'active', '2026-12-15T00:00:00Z');
+      (150006, 123459, 'active', '2026-12-15T00:00:00Z'),
+      -- At the own end and later: the own end stays; at the own end and earlier: the earlier wins.
+      (150008, 123461, 'active', '2026-12-18T00:00:00Z'), (150009, 123461, 'active', '2026-12-28T00:00:00Z'),
+      (150010, 123462, 'active', '2027-03-01T00:00:00Z'), (150011, 123462, 'active', '2026-12-02T00:00:00Z');
     INSERT INTO subscription_events (subscription_id, type, occurred_at, amount_cents, currency)
     VALUES
       (45000, 'new', '2026-01-01T00:00:00Z', NULL, NULL),
@@ -86,6 +95,7 @@ describe('dashboard figures from roll-ups', () => {
       cancelled_override: number;
       ends_before_period: number;
       cancelled_today: number;
+      own_end_and_later: number;
     }>(
       `SELECT
          (SELECT count(*) FROM subscriptions WHERE status = 'active' AND current_period_end > $1::timestamptz
@@ -100,7 +110,11 @@ describe('dashboard figures from roll-ups', () => {
            WHERE m.mg_status = 'active' AND m.expires_at IS NOT NULL
              AND s.ends_at <> s.current_period_end)::int AS ends_before_period,
          (SELECT count(*) FROM subscriptions WHERE status = 'cancelled' AND ends_at > $1::timestamptz
-            AND ends_at < $1::timestamptz + interval '12 hours')::int AS cancelled_today`,
+            AND ends_at < $1::timestamptz + interval '12 hours')::int AS cancelled_today,
+         (SELECT count(*) FROM members m JOIN subscriptions s ON s.id = m.subscription_id
+           WHERE m.mg_status = 'active' AND m.expires_at = COALESCE(s.ends_at, s.current_period_end)
+             AND EXISTS (SELECT 1 FROM members l WHERE l.subscription_id = s.id AND l.mg_status = 'active'
+                          AND l.expires_at > m.expires_at))::int AS own_end_and_later`,
       [NOW.toISOString()],
     );
     expect(r.rows[0]!.today).toBeGreaterThan(0);
@@ -108,6 +122,7 @@ describe('dashboard figures from roll-ups', () => {
     expect(r.rows[0]!.cancelled_override).toBeGreaterThan(0);
     expect(r.rows[0]!.ends_before_period).toBeGreaterThan(0);
     expect(r.rows[0]!.cancelled_today).toBeGreaterThan(0);
+    expect(r.rows[0]!.own_end_and_later).toBeGreaterThan(0);
   });
 
   for (const at of INSTANTS) {
@@ -279,6 +294,8 @@ describe('roll-ups after writes (migration 023)', () => {
         subscription: fc.option(fc.constantFrom(...subs)),
         active: fc.boolean(),
         expiresAt: fc.option(fc.integer({ min: -900, max: 900 })),
+        // Or its subscription's own end exactly, as a revocation at the period's end sets it.
+        atOwnEnd: fc.boolean(),
       }),
     );
     await fc.assert(
@@ -310,6 +327,13 @@ describe('roll-ups after writes (migration 023)', () => {
                 `UPDATE members SET subscription_id = $2, mg_status = $3, expires_at = $4 WHERE id = $1`,
                 [c.id, c.subscription, c.active ? 'active' : 'cancelled', at(c.expiresAt)],
               );
+              if (c.atOwnEnd) {
+                await tx.query(
+                  `UPDATE members m SET expires_at = COALESCE(s.ends_at, s.current_period_end)
+                     FROM subscriptions s WHERE m.id = $1 AND s.id = m.subscription_id`,
+                  [c.id],
+                );
+              }
             }
           }
         });
