@@ -121,7 +121,9 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
   // current_period_end (migrations 035, 036 and 040), equal for every member of one subscription;
   // only those whose expiry is not that own end can change it, and their index answers alone
   // (migration 043). A member left out expires at the own end: where the others' earliest expiry
-  // is later, the earliest is the own end and the subscription drops out after one probe.
+  // is later, the earliest is the own end and the subscription drops out after one probe (a
+  // LIMIT 1 subquery: the planner misjudges how many members the index holds and would hash every
+  // member with an expiry for an EXISTS).
   const overridden = await db.query<Row>(
     `SELECT count(*) FILTER (WHERE o.end_at IS NULL)::int AS newly_dated,
             extract(epoch FROM sum(o.expires_at - $1::timestamptz) FILTER (WHERE o.expires_at > $1::timestamptz))::text AS member_secs,
@@ -136,9 +138,9 @@ export async function activeAccessFigures(db: Queryable, now: Date): Promise<Acc
               WHERE ${activeAccessCondition('s', '$1')}
               GROUP BY s.subscription_id) o
       WHERE NOT (o.expires_at > o.end_at
-                 AND EXISTS (SELECT 1 FROM members m
-                              WHERE m.subscription_id = o.subscription_id AND m.mg_status = 'active'
-                                AND m.expires_at IS NOT NULL AND m.expires_at = o.end_at))`,
+                 AND (SELECT true FROM members m
+                       WHERE m.subscription_id = o.subscription_id AND m.mg_status = 'active'
+                         AND m.expires_at IS NOT NULL AND m.expires_at = o.end_at LIMIT 1) IS NOT NULL)`,
     [nowIso],
   );
 
