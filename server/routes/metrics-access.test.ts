@@ -182,6 +182,9 @@ describe('overview access figures from the month roll-up (migration 021)', () =>
       ['cancelled', '2026-11-02T00:00:00Z', '2026-11-20T11:59:59Z'],
       ['cancelled', '2026-11-02T00:00:00Z', '2026-11-21T00:00:00Z'],
       ['cancelled', '2026-11-25T00:00:00Z', '2026-11-22T00:00:00Z'],
+      // Paid until the last day of now's month, and until the last instant before the next one.
+      ['cancelled', '2026-11-02T00:00:00Z', '2026-11-30T12:00:00Z'],
+      ['cancelled', '2026-11-02T00:00:00Z', '2026-11-30T23:59:59.999999Z'],
     ];
     let i = 0;
     for (const [status, startDate, endsAt] of rows) {

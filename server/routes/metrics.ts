@@ -245,8 +245,9 @@ interface AccessRow {
  * and activeAtStart (started before `startIso`, a UTC midnight, with no end at or before it, paused
  * left out), per (provider, plan), for the subscription-level filters. Exactly what one scan of
  * every subscription would count (server/routes/metrics-access.test.ts), read from the roll-ups
- * of migrations 021 and 032 (subscription_months' whole months; subscription_days' days of the
- * start's month before it, and the days after today of the cancelled subscriptions still paid) and
+ * of migrations 021 and 032 (subscription_months' whole months, the months after this one of the
+ * cancelled subscriptions still paid among them; subscription_days' days of the start's month
+ * before it, and the rest of this month after today of the cancelled subscriptions still paid) and
  * from covering indexes for the rest (the ends at the start itself, today's paid cancellations
  * after now, and the subscriptions that end at or before they start). Rejects when the database
  * fails.
@@ -264,6 +265,7 @@ async function accessByProviderPlan(
   // Each parameter is compared as one type only (a date, or an instant): a parameter cast both
   // ways takes the first cast's type, and converting a date to an instant reads the session's
   // time zone.
+  const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   const params: unknown[] = [
     now.toISOString(),
     startIso,
@@ -272,6 +274,7 @@ async function accessByProviderPlan(
     today.toISOString().slice(0, 10),
     tomorrow,
     startIso.slice(0, 10),
+    nextMonth.toISOString().slice(0, 10),
   ];
   const m = filterSql(f, params, (c) => `m.${c}`);
   const d = filterSql(f, params, (c) => `d.${c}`)
@@ -283,7 +286,9 @@ async function accessByProviderPlan(
   const r = await db.query<AccessRow>(
     `SELECT provider, plan, sum(active)::int AS active, sum(start_active)::int AS start_active
        FROM (SELECT m.provider, m.plan,
-                    COALESCE(sum(m.n) FILTER (WHERE m.kind = 'start' AND m.status = ANY($4::text[])), 0) AS active,
+                    COALESCE(sum(m.n) FILTER (WHERE m.kind = 'start' AND m.status = ANY($4::text[])), 0)
+                    + COALESCE(sum(m.n) FILTER (WHERE m.kind = 'end' AND m.status = 'cancelled' AND m.month >= $8::date), 0)
+                      AS active,
                     COALESCE(sum(m.n) FILTER (WHERE m.kind = 'start' AND m.month < $3::date AND m.status <> 'paused'), 0)
                     - COALESCE(sum(m.n) FILTER (WHERE m.kind = 'end' AND m.month < $3::date AND m.status <> 'paused'), 0)
                       AS start_active
@@ -291,7 +296,7 @@ async function accessByProviderPlan(
               GROUP BY m.provider, m.plan
              UNION ALL
              SELECT d.provider, d.plan, sum(d.n), 0 FROM subscription_days d
-              WHERE d.day > $5::date AND d.kind = 'end' AND d.status = 'cancelled'${d}
+              WHERE d.day > $5::date AND d.day < $8::date AND d.kind = 'end' AND d.status = 'cancelled'${d}
               GROUP BY d.provider, d.plan
              UNION ALL
              SELECT s.provider, s.plan, count(*), 0 FROM subscriptions s
