@@ -6,9 +6,9 @@
  * (status, currency, cadence) and per (status, day of the end) by migration 023, and for the
  * cancelled subscriptions still paid for per (day of ends_at, currency, cadence) by migration 042,
  * plus at most a day of ends of each and the subscriptions whose member's scheduled expiry
- * overrides their own end (off their members' copies, migrations 040 and 043), each read from a covering
- * index (the decomposition is in migration 023's header). The figures are exactly
- * those of one statement over every subscription (server/stats/stats.equivalence.test.ts). The
+ * overrides their own end (off their members' copies, migrations 040 and 043), each read from a
+ * covering index (the decomposition is in migration 023's header). The figures are exactly those
+ * of one statement over every subscription (server/stats/stats.equivalence.test.ts). The
  * statements are separate reads, not one snapshot: a write committed between two of them can land
  * in the figures or not, as if the whole computation had run a moment earlier or later (writes
  * invalidate the cached figures anyway, server/stats/cache.ts).

@@ -1,6 +1,6 @@
 /**
- * The dashboard figures computed from roll-ups (migrations 005, 023 and 042) and small index ranges
- * (./aggregate.ts) equal, field for field, what one statement per figure over whole tables
+ * The dashboard figures computed from roll-ups (migrations 005, 023 and 042) and small index
+ * ranges (./aggregate.ts) equal, field for field, what one statement per figure over whole tables
  * answers (server/testing/statsReference.ts), at several instants and in two reporting
  * currencies; and they still do after random writes to subscriptions and members, a rollback, a
  * delete, a rebuild and a truncate.
@@ -9,8 +9,9 @@
  * members overriding one subscription's end, a member's expiry giving an end to a subscription
  * without one, a member's expiry on a cancelled subscription, an end later on the day of the
  * instant (a cancelled subscription's too), members expiring at their subscription's own end beside
- * others expiring later or earlier, null amounts, a refund without a currency, a currency without a rate, a subscription
- * whose currency changes after its events (the roll-up must follow), and deleted events.
+ * others expiring later or earlier, null amounts, a refund without a currency, a currency without a
+ * rate, a subscription whose currency changes after its events (the roll-up must follow), and
+ * deleted events.
  */
 import type { Db } from '../db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
