@@ -104,15 +104,8 @@ async function core(db: Db, config: ServerConfig, now: Date, missing: Set<string
     config,
     missing,
   );
-  // Members active with an expiry after now, as the Users list counts its 'scheduled' total: the
-  // kept count of active members with an expiry (migration 027, folded at commit) less those whose
-  // expiry has passed, which the expiry job revokes, so few (members_active_expiry_idx). One
-  // statement, one snapshot.
   const scheduled = await db.query<{ n: number }>(
-    `SELECT ((SELECT COALESCE(sum(n), 0) FROM list_filter_counts
-               WHERE list = 'users' AND mg_status = 'active' AND dated)
-             - (SELECT count(*) FROM members m
-                 WHERE (CASE WHEN m.mg_status = 'active' THEN m.expires_at END) <= $1))::int AS n`,
+    `SELECT count(*)::int AS n FROM members WHERE mg_status = 'active' AND expires_at > $1`,
     [now.toISOString()],
   );
   return {
