@@ -39,18 +39,23 @@ const STATUSES: Record<NonNullable<Filter['status']>, readonly string[]> = {
   expired: ['expired'],
 };
 
-const app = () => testApp(testDeps(db, NOW), [metricsRoutes]);
+const app = (now = NOW) => testApp(testDeps(db, now), [metricsRoutes]);
 
-async function overview(from: string, to: string, f: Filter): Promise<MetricsOverviewJson> {
+async function overview(
+  from: string,
+  to: string,
+  f: Filter,
+  now = NOW,
+): Promise<MetricsOverviewJson> {
   const qs = new URLSearchParams({ from, to, ...f }).toString();
-  const res = await call(app(), 'GET', `/metrics/overview?${qs}`);
+  const res = await call(app(now), 'GET', `/metrics/overview?${qs}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as MetricsOverviewJson;
 }
 
-/** The figures counted row by row: every subscription read, no roll-up. */
-async function direct(from: string, f: Filter) {
-  const params: unknown[] = [NOW.toISOString(), `${from}T00:00:00Z`];
+/** The figures counted row by row at `now`: every subscription read, no roll-up. */
+async function direct(from: string, f: Filter, now = NOW) {
+  const params: unknown[] = [now.toISOString(), `${from}T00:00:00Z`];
   const where: string[] = [];
   const add = (sql: string, v: unknown) => {
     params.push(v);
@@ -86,11 +91,16 @@ async function direct(from: string, f: Filter) {
   return { active, start, byProvider, byPlan };
 }
 
-/** The overview from `from` answers exactly the direct count, pies included. */
-async function expectExact(from: string, f: Filter = {}, to = '2026-11-20'): Promise<number> {
-  const body = await overview(from, to, f);
-  const want = await direct(body.range.from, f);
-  const label = `${from} ${JSON.stringify(f)}`;
+/** The overview from `from` at `now` answers exactly the direct count, pies included. */
+async function expectExact(
+  from: string,
+  f: Filter = {},
+  to = '2026-11-20',
+  now = NOW,
+): Promise<number> {
+  const body = await overview(from, to, f, now);
+  const want = await direct(body.range.from, f, now);
+  const label = `${from} ${JSON.stringify(f)} at ${now.toISOString()}`;
   expect(body.totals.totalActive, label).toBe(want.active);
   expect(body.totals.activeAtStart, label).toBe(want.start);
   expect(new Map(body.pies.activeByProvider.map((p) => [p.provider, p.cnt])), label).toEqual(
@@ -185,6 +195,10 @@ describe('overview access figures from the month roll-up (migration 021)', () =>
       // Paid until the last day of now's month, and until the last instant before the next one.
       ['cancelled', '2026-11-02T00:00:00Z', '2026-11-30T12:00:00Z'],
       ['cancelled', '2026-11-02T00:00:00Z', '2026-11-30T23:59:59.999999Z'],
+      // Around the turn of the year, for the instants below.
+      ['cancelled', '2026-11-02T00:00:00Z', '2026-12-31T23:59:59.999999Z'],
+      ['cancelled', '2026-11-02T00:00:00Z', '2027-01-01T00:00:00Z'],
+      ['cancelled', '2026-11-02T00:00:00Z', '2027-01-15T00:00:00Z'],
     ];
     let i = 0;
     for (const [status, startDate, endsAt] of rows) {
@@ -209,6 +223,18 @@ describe('overview access figures from the month roll-up (migration 021)', () =>
     ]) {
       await expectExact(from);
       await expectExact(from, { plan: 'edgeplan' });
+    }
+    // Other instants: the last day of a year (the next month is in the next year), its last
+    // millisecond, the first instant of the next year, the last day of a 30-day month.
+    for (const at of [
+      '2026-12-31T12:00:00Z',
+      '2026-12-31T23:59:59.999Z',
+      '2027-01-01T00:00:00Z',
+      '2026-11-30T18:00:00Z',
+    ]) {
+      const now = new Date(at);
+      await expectExact('2026-12-01', {}, '2026-12-31', now);
+      await expectExact('2026-11-15', { plan: 'edgeplan' }, '2026-11-30', now);
     }
   }, 60_000);
 
