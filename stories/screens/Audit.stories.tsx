@@ -272,6 +272,9 @@ export const ExportCapped: Story = {
   beforeEach: () => audit.reset(),
   play: async ({ canvas }) => {
     await loaded(1);
+    // Export CSV does nothing until the list is ready: a request seen is not yet an answer shown.
+    const pager = canvas.getByRole('navigation', { name: 'Audit pages' });
+    await waitFor(() => expect(pager).toHaveTextContent('Total: 10,000+'), WAIT);
     // 51 pages through the mocked service worker: about a second alone, several on a busy CI
     // machine, so this download alone waits up to 25 s (the story's limit is 30 s).
     const { fileName, lines } = await recordDownload(
