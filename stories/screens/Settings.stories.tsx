@@ -24,6 +24,7 @@ const meta = {
 } satisfies Meta<typeof SettingsScreen>;
 export default meta;
 type Story = StoryObj<typeof meta>;
+const WAIT = { timeout: 8000 } as const;
 
 /** A backend that names no operator: the title and the placeholder text, and no account call. */
 export const Default: Story = {
@@ -41,9 +42,12 @@ export const Owner: Story = {
   // Fresh handlers: they keep state, and other stories change it.
   parameters: { msw: { handlers: accountHandlers() } },
   play: async ({ canvas }) => {
-    const team = await canvas.findByRole('table', { name: 'Operators' });
-    await expect(await canvas.findByText('Safari on iOS')).toBeVisible();
-    await userEvent.click(within(team).getByRole('button', { name: 'Disable Sam Lee' }));
+    const team = await canvas.findByRole('table', { name: 'Operators' }, WAIT);
+    await expect(await canvas.findByText('Safari on iOS', {}, WAIT)).toBeVisible();
+    // The table is there while the operators load; their buttons come with the answer.
+    await userEvent.click(
+      await within(team).findByRole('button', { name: 'Disable Sam Lee' }, WAIT),
+    );
     const dialog = await within(document.body).findByRole('alertdialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Disable now' }));
     await expect(

@@ -114,6 +114,8 @@ export const FilterAndPageSizeResetPage: Story = {
     await loaded(2);
     await expect(last()).toMatchObject({ page: '1', provider: 'clickbank' });
     const pager = canvas.getByRole('navigation', { name: 'Users pages' });
+    // Next ignores clicks while the list is busy: wait for the ClickBank answer (166 of the 500).
+    await waitFor(() => expect(pager).toHaveTextContent('Page 1 of 4'), WAIT);
     await userEvent.click(within(pager).getByRole('button', { name: 'Next' }));
     await loaded(3);
     await expect(last()).toMatchObject({ page: '2', provider: 'clickbank' });
