@@ -148,7 +148,7 @@ export const LongText: Story = {
   },
 };
 
-/** While the first page loads: no export yet. */
+/** While the first page loads: no export yet, and Refresh (focusable, aria-disabled) does nothing. */
 export const Loading: Story = {
   args: { list: { status: 'loading' }, totalPages: null },
   play: async ({ canvas, args }) => {
@@ -157,6 +157,14 @@ export const Loading: Story = {
     await expect(exportButton).toHaveAttribute('aria-disabled', 'true');
     await userEvent.click(exportButton);
     await expect(args.onExportCsv).not.toHaveBeenCalled();
+    // The header's Refresh and the pager's.
+    const refreshButtons = canvas.getAllByRole('button', { name: 'Refresh' });
+    await expect(refreshButtons).toHaveLength(2);
+    for (const refresh of refreshButtons) {
+      await expect(refresh).toHaveAttribute('aria-disabled', 'true');
+      await userEvent.click(refresh);
+    }
+    await expect(args.onRefresh).not.toHaveBeenCalled();
   },
 };
 

@@ -94,11 +94,19 @@ export const Default: Story = {
   },
 };
 
-/** While loading: 'Loading…'. */
+/** While loading: 'Loading…', and Refresh (focusable, aria-disabled) does nothing. */
 export const Loading: Story = {
   args: { list: { status: 'loading' }, totalPages: null },
-  play: async ({ canvas }) => {
+  play: async ({ canvas, args }) => {
     await expect(canvas.getByRole('status')).toHaveTextContent('Loading…');
+    // The header's Refresh and the pager's.
+    const refreshButtons = canvas.getAllByRole('button', { name: 'Refresh' });
+    await expect(refreshButtons).toHaveLength(2);
+    for (const refresh of refreshButtons) {
+      await expect(refresh).toHaveAttribute('aria-disabled', 'true');
+      await userEvent.click(refresh);
+    }
+    await expect(args.onRefresh).not.toHaveBeenCalled();
   },
 };
 

@@ -133,7 +133,13 @@ export function AuditView({
         onClearAll={onClearAll}
         actions={
           <>
-            <Button onClick={onRefresh} aria-disabled={isBusy || undefined}>
+            <Button
+              // aria-disabled keeps the button focusable while busy, so the click is ignored here.
+              onClick={() => {
+                if (!isBusy) onRefresh();
+              }}
+              aria-disabled={isBusy || undefined}
+            >
               Refresh
             </Button>
             <Button
