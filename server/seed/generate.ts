@@ -119,6 +119,39 @@ export interface CsvBatch {
   };
 }
 
+/**
+ * One batch of the COPY text and counts of `slices` generated one after the other (their
+ * customers in order): the same batch as one call of DemoGenerator.batch for all of them.
+ */
+export function joinBatches(slices: readonly CsvBatch[]): CsvBatch {
+  const text = (key: Exclude<keyof CsvBatch, 'counts'>) => slices.map((b) => b[key]).join('');
+  const counts: CsvBatch['counts'] = {
+    customers: 0,
+    lemonsqueezy: 0,
+    clickbank: 0,
+    members: 0,
+    events: 0,
+    clickbankOrders: 0,
+    accessActive: 0,
+    isrEvents: 0,
+  };
+  for (const b of slices) {
+    for (const key of Object.keys(counts) as Array<keyof CsvBatch['counts']>) {
+      counts[key] += b.counts[key];
+    }
+  }
+  return {
+    customers: text('customers'),
+    subscriptions: text('subscriptions'),
+    members: text('members'),
+    events: text('events'),
+    clickbankOrders: text('clickbankOrders'),
+    isr: text('isr'),
+    revenueSpans: text('revenueSpans'),
+    counts,
+  };
+}
+
 /** Column lists matching the field order of each table's COPY data. */
 export const COPY_COLUMNS = {
   customers: 'id, email, name, created_at',

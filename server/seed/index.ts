@@ -5,7 +5,7 @@
  */
 import type { Db, Tx } from '../db/types';
 import { invalidateStatsCache } from '../stats/cache';
-import { COPY_COLUMNS, DemoGenerator } from './generate';
+import { COPY_COLUMNS, DemoGenerator, joinBatches, type CsvBatch } from './generate';
 import { seedForumJobs } from './forum';
 import { seedWebhookHistory } from './webhooks';
 import { ISR_COPY_COLUMNS } from './isr';
@@ -13,6 +13,12 @@ import { REVENUE_SPAN_COLUMNS } from './revenue';
 
 /** Customers generated and copied per batch (bounds memory at large counts). */
 const BATCH_SIZE = 5000;
+/**
+ * Customers generated between two turns of the event loop while the previous batch is copied:
+ * each turn lets the driver stream more of that COPY, so on PostgreSQL the generator (Node) and
+ * the load (the database server) run at the same time instead of taking turns.
+ */
+const SLICE_SIZE = 50;
 /** Log rows seeded. */
 export const SEED_LOG_ROWS = 2000;
 /** Version of the generator, recorded in `meta` (bump when the generated data changes). */
@@ -40,6 +46,27 @@ export interface SeedSummary {
 async function copyRows(tx: Tx, table: string, columns: string, data: string): Promise<void> {
   if (data === '') return;
   await tx.copyFrom(table, columns, data);
+}
+
+/** COPYs one batch into every table it fills, in foreign-key order. */
+async function copyBatch(tx: Tx, batch: CsvBatch): Promise<void> {
+  await copyRows(tx, 'customers', COPY_COLUMNS.customers, batch.customers);
+  await copyRows(tx, 'subscriptions', COPY_COLUMNS.subscriptions, batch.subscriptions);
+  await copyRows(tx, 'members', COPY_COLUMNS.members, batch.members);
+  await copyRows(tx, 'subscription_events', COPY_COLUMNS.events, batch.events);
+  await copyRows(tx, 'clickbank_orders', COPY_COLUMNS.clickbankOrders, batch.clickbankOrders);
+  await copyRows(tx, 'isr_events', ISR_COPY_COLUMNS, batch.isr);
+  await copyRows(tx, 'revenue_spans', REVENUE_SPAN_COLUMNS, batch.revenueSpans);
+}
+
+/** The next `size` customers (fewer at the end), generated in slices with a turn of the event loop after each. */
+async function nextBatch(gen: DemoGenerator, size: number): Promise<CsvBatch> {
+  const slices: CsvBatch[] = [];
+  for (let n = 0; n < size && !gen.done(); n += SLICE_SIZE) {
+    slices.push(gen.batch(Math.min(SLICE_SIZE, size - n)));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return joinBatches(slices);
 }
 
 /** pg_advisory_xact_lock key serialising seeding across server instances: 'mg' 4. */
@@ -131,11 +158,21 @@ const SEQUENCED_TABLES = [
  */
 export async function seedDemoData(
   db: Db,
-  opts: { customers: number; seed: number; now: Date },
+  opts: {
+    customers: number;
+    seed: number;
+    now: Date;
+    /** Customers per COPY batch (default 5,000): bounds memory; the data does not depend on it. */
+    batchSize?: number;
+  },
 ): Promise<SeedSummary> {
   const started = performance.now();
   if (!Number.isSafeInteger(opts.customers) || opts.customers < 0) {
     throw new Error(`seedDemoData: customers must be a whole number ≥ 0, got ${opts.customers}`);
+  }
+  const batchSize = opts.batchSize ?? BATCH_SIZE;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+    throw new Error(`seedDemoData: batchSize must be a whole number ≥ 1, got ${batchSize}`);
   }
   if (!Number.isFinite(opts.seed))
     throw new Error(`seedDemoData: seed must be a number, got ${opts.seed}`);
@@ -192,24 +229,30 @@ export async function seedDemoData(
     // The rebuilds sort in memory up to maintenance_work_mem (default 64 MB); a one-off bulk
     // load on a server may take more. PGlite's WebAssembly heap keeps its default.
     if (db.kind === 'postgres') await tx.exec("SET LOCAL maintenance_work_mem = '512MB'");
-    while (!gen.done()) {
-      const batch = gen.batch(BATCH_SIZE);
-      await copyRows(tx, 'customers', COPY_COLUMNS.customers, batch.customers);
-      await copyRows(tx, 'subscriptions', COPY_COLUMNS.subscriptions, batch.subscriptions);
-      await copyRows(tx, 'members', COPY_COLUMNS.members, batch.members);
-      await copyRows(tx, 'subscription_events', COPY_COLUMNS.events, batch.events);
-      await copyRows(tx, 'clickbank_orders', COPY_COLUMNS.clickbankOrders, batch.clickbankOrders);
-      await copyRows(tx, 'isr_events', ISR_COPY_COLUMNS, batch.isr);
-      await copyRows(tx, 'revenue_spans', REVENUE_SPAN_COLUMNS, batch.revenueSpans);
-      summary.customers += batch.counts.customers;
-      summary.subscriptions.lemonsqueezy += batch.counts.lemonsqueezy;
-      summary.subscriptions.clickbank += batch.counts.clickbank;
-      summary.accessActive += batch.counts.accessActive;
-      summary.members += batch.counts.members;
-      summary.events += batch.counts.events;
-      summary.clickbankOrders += batch.counts.clickbankOrders;
-      summary.isrEvents += batch.counts.isrEvents;
+    // Batch N+1 is generated while batch N is copied; one COPY runs on the transaction at a time.
+    let copying: Promise<void> = Promise.resolve();
+    try {
+      while (!gen.done()) {
+        const batch = await nextBatch(gen, batchSize);
+        await copying;
+        copying = copyBatch(tx, batch);
+        // Awaited before the next batch or after the last; until then a failure must not count
+        // as unhandled (Node would end the process).
+        copying.catch(() => undefined);
+        summary.customers += batch.counts.customers;
+        summary.subscriptions.lemonsqueezy += batch.counts.lemonsqueezy;
+        summary.subscriptions.clickbank += batch.counts.clickbank;
+        summary.accessActive += batch.counts.accessActive;
+        summary.members += batch.counts.members;
+        summary.events += batch.counts.events;
+        summary.clickbankOrders += batch.counts.clickbankOrders;
+        summary.isrEvents += batch.counts.isrEvents;
+      }
+    } finally {
+      // Even when generating fails, the transaction ends only after the COPY in flight.
+      await copying.catch(() => undefined);
     }
+    await copying;
     // The inbox's history comes from the copied rows (./webhooks.ts), before its indexes return.
     summary.webhookDeliveries = await seedWebhookHistory(tx, opts.now);
     for (const ix of bulkIndexes.rows) await tx.exec(ix.def);

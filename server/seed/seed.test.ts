@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Db } from '../db/types';
+import type { Db, Tx } from '../db/types';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/database';
 import { computeDashboardStats } from '../stats';
 import { makeTestConfig } from '../testing/deps';
-import { addMonthsUtc, COPY_COLUMNS, DemoGenerator } from './generate';
+import { addMonthsUtc, COPY_COLUMNS, DemoGenerator, joinBatches } from './generate';
 import { ISR_COPY_COLUMNS } from './isr';
 import { createRng } from './prng';
 import { clickbankDedupKey } from '../webhooks/clickbank';
@@ -125,10 +125,10 @@ async function datedAfter(db: Db, now: Date): Promise<string[]> {
 let db: Db;
 let summary: SeedSummary;
 
-async function checksum(): Promise<string> {
+async function checksum(on: Db = db): Promise<string> {
   const parts: string[] = [];
   for (const table of TABLES) {
-    const r = await db.query<{ h: string | null }>(
+    const r = await on.query<{ h: string | null }>(
       `SELECT md5(string_agg(t::text, E'\\n' ORDER BY t.id)) AS h FROM ${table} t`,
     );
     parts.push(`${table}:${r.rows[0]?.h}`);
@@ -136,8 +136,8 @@ async function checksum(): Promise<string> {
   return parts.join(' ');
 }
 
-async function wipe(): Promise<void> {
-  await db.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, forum_outbox, webhook_deliveries RESTART IDENTITY CASCADE;
+async function wipe(on: Db = db): Promise<void> {
+  await on.exec(`TRUNCATE logs, isr_events, clickbank_orders, subscription_events, members, subscriptions, customers, forum_outbox, webhook_deliveries RESTART IDENTITY CASCADE;
     DELETE FROM meta;`);
 }
 
@@ -179,6 +179,17 @@ describe('seedDemoData determinism', () => {
     expect(b).toEqual(a);
     const c = new DemoGenerator({ customers: 50, seed: 3, nowMs: nowMs + DAY_MS }).batch(50);
     expect(c.subscriptions).not.toBe(a.subscriptions);
+  });
+
+  it('generates the same batch whole or in slices joined (the seed copies a batch while slicing the next)', () => {
+    const nowMs = MORNING.getTime();
+    const whole = new DemoGenerator({ customers: 60, seed: 3, nowMs }).batch(60);
+    const sliced = new DemoGenerator({ customers: 60, seed: 3, nowMs });
+    const slices = [sliced.batch(7), sliced.batch(25), sliced.batch(100)];
+    expect(sliced.done()).toBe(true);
+    expect(slices[2]!.counts.customers).toBe(28);
+    expect(joinBatches(slices)).toEqual(whole);
+    expect(joinBatches([])).toEqual(new DemoGenerator({ customers: 0, seed: 3, nowMs }).batch(10));
   });
 });
 
@@ -657,6 +668,53 @@ describe('seeded data', () => {
         [MORNING.toISOString()],
       ),
     ).toBe(0);
+  });
+
+  it.each([
+    [2, 'while the next batch is generated'],
+    [3, 'in the last batch'],
+  ])('a COPY failing in batch %i (%s) fails the seed, writing nothing', async (failingBatch) => {
+    const empty = await openTestDatabase();
+    try {
+      let copies = 0;
+      const failing: Db = Object.assign(Object.create(empty) as Db, {
+        transaction: <T>(fn: (tx: Tx) => Promise<T>) =>
+          empty.transaction((tx) =>
+            fn({
+              query: (sql, params) => tx.query(sql, params),
+              exec: (sql) => tx.exec(sql),
+              // That batch's members (batch 2's COPY runs while batch 3 is generated).
+              copyFrom: async (table, columns, data) => {
+                if (table === 'members' && ++copies === failingBatch) throw new Error('disk full');
+                return tx.copyFrom(table, columns, data);
+              },
+            } satisfies Tx),
+          ),
+      });
+      await expect(
+        seedDemoData(failing, { customers: 30, seed: 7, now: MORNING, batchSize: 10 }),
+      ).rejects.toThrow('disk full');
+      expect(copies).toBe(failingBatch);
+      const rows = await empty.query<{ n: number }>(
+        'SELECT (SELECT count(*) FROM customers)::int + (SELECT count(*) FROM subscriptions)::int AS n',
+      );
+      expect(rows.rows[0]?.n).toBe(0);
+      // The same database seeds afterwards, to the same data in batches of any size.
+      const small = await seedDemoData(empty, {
+        customers: 30,
+        seed: 7,
+        now: MORNING,
+        batchSize: 4,
+      });
+      expect(small.customers).toBe(30);
+      const inSmallBatches = await checksum(empty);
+      await wipe(empty);
+      const whole = await seedDemoData(empty, { customers: 30, seed: 7, now: MORNING });
+      expect(await checksum(empty)).toBe(inSmallBatches);
+      expect(whole).toEqual({ ...small, durationMs: whole.durationMs });
+    } finally {
+      await empty.close();
+    }
   });
 
   it('refuses to seed a database that already has customers, writing nothing', async () => {
