@@ -119,13 +119,9 @@ export interface CsvBatch {
   };
 }
 
-/**
- * One batch of the COPY text and counts of `slices` generated one after the other (their
- * customers in order): the same batch as one call of DemoGenerator.batch for all of them.
- */
-export function joinBatches(slices: readonly CsvBatch[]): CsvBatch {
-  const text = (key: Exclude<keyof CsvBatch, 'counts'>) => slices.map((b) => b[key]).join('');
-  const counts: CsvBatch['counts'] = {
+/** Row counts of an empty batch. */
+function zeroCounts(): CsvBatch['counts'] {
+  return {
     customers: 0,
     lemonsqueezy: 0,
     clickbank: 0,
@@ -135,6 +131,15 @@ export function joinBatches(slices: readonly CsvBatch[]): CsvBatch {
     accessActive: 0,
     isrEvents: 0,
   };
+}
+
+/**
+ * One batch of the COPY text and counts of `slices` generated one after the other (their
+ * customers in order): the same batch as one call of DemoGenerator.batch for all of them.
+ */
+export function joinBatches(slices: readonly CsvBatch[]): CsvBatch {
+  const text = (key: Exclude<keyof CsvBatch, 'counts'>) => slices.map((b) => b[key]).join('');
+  const counts = zeroCounts();
   for (const b of slices) {
     for (const key of Object.keys(counts) as Array<keyof CsvBatch['counts']>) {
       counts[key] += b.counts[key];
@@ -320,16 +325,7 @@ export class DemoGenerator {
       clickbankOrders: '',
       isr: '',
       revenueSpans: '',
-      counts: {
-        customers: 0,
-        lemonsqueezy: 0,
-        clickbank: 0,
-        members: 0,
-        events: 0,
-        clickbankOrders: 0,
-        accessActive: 0,
-        isrEvents: 0,
-      },
+      counts: zeroCounts(),
     };
     const end = Math.min(this.opts.customers, this.nextIndex + size);
     const parts = {

@@ -8,6 +8,7 @@ import {
   MANY_AUDIT_ENTRIES,
   auditPage,
 } from '../../tests/msw/view-audit';
+import { expectRefreshIgnoredWhileBusy } from '../support/refresh';
 
 const NO_FILTERS: AuditFilters = { operator: '', action: '', target: '', from: '', to: '' };
 
@@ -157,14 +158,7 @@ export const Loading: Story = {
     await expect(exportButton).toHaveAttribute('aria-disabled', 'true');
     await userEvent.click(exportButton);
     await expect(args.onExportCsv).not.toHaveBeenCalled();
-    // The header's Refresh and the pager's.
-    const refreshButtons = canvas.getAllByRole('button', { name: 'Refresh' });
-    await expect(refreshButtons).toHaveLength(2);
-    for (const refresh of refreshButtons) {
-      await expect(refresh).toHaveAttribute('aria-disabled', 'true');
-      await userEvent.click(refresh);
-    }
-    await expect(args.onRefresh).not.toHaveBeenCalled();
+    await expectRefreshIgnoredWhileBusy(canvas, args.onRefresh);
   },
 };
 

@@ -4,6 +4,7 @@ import { LogsView } from '../../src/components/LogsView';
 import type { LogEntry, LogsPage } from '../../src/domain/logs';
 import { LOG_ROWS } from '../../tests/msw/fixtures-logs';
 import { withRouter } from '../support/withRouter';
+import { expectRefreshIgnoredWhileBusy } from '../support/refresh';
 
 const ENTRIES: LogEntry[] = LOG_ROWS.map((r) => ({ ...r, id: String(r.id) }));
 const PAGE: LogsPage = { rows: ENTRIES, total: 1_284, totalPages: 26, isTotalCapped: false };
@@ -78,14 +79,7 @@ export const Loading: Story = {
   args: { list: { status: 'loading' }, totalPages: null },
   play: async ({ canvas, args }) => {
     await expect(canvas.getByRole('status')).toHaveTextContent('Loading…');
-    // The header's Refresh and the pager's.
-    const refreshButtons = canvas.getAllByRole('button', { name: 'Refresh' });
-    await expect(refreshButtons).toHaveLength(2);
-    for (const refresh of refreshButtons) {
-      await expect(refresh).toHaveAttribute('aria-disabled', 'true');
-      await userEvent.click(refresh);
-    }
-    await expect(args.onRefresh).not.toHaveBeenCalled();
+    await expectRefreshIgnoredWhileBusy(canvas, args.onRefresh);
   },
 };
 

@@ -9,6 +9,7 @@ import {
   toDeliveryDetail,
 } from '../../tests/msw/fixtures-webhooks';
 import { withRouter } from '../support/withRouter';
+import { expectRefreshIgnoredWhileBusy } from '../support/refresh';
 
 const PAGE: WebhookDeliveriesPage = {
   rows: WEBHOOK_ROWS.map(toDelivery),
@@ -99,14 +100,7 @@ export const Loading: Story = {
   args: { list: { status: 'loading' }, totalPages: null },
   play: async ({ canvas, args }) => {
     await expect(canvas.getByRole('status')).toHaveTextContent('Loading…');
-    // The header's Refresh and the pager's.
-    const refreshButtons = canvas.getAllByRole('button', { name: 'Refresh' });
-    await expect(refreshButtons).toHaveLength(2);
-    for (const refresh of refreshButtons) {
-      await expect(refresh).toHaveAttribute('aria-disabled', 'true');
-      await userEvent.click(refresh);
-    }
-    await expect(args.onRefresh).not.toHaveBeenCalled();
+    await expectRefreshIgnoredWhileBusy(canvas, args.onRefresh);
   },
 };
 
