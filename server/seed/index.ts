@@ -11,7 +11,7 @@ import { seedWebhookHistory } from './webhooks';
 import { ISR_COPY_COLUMNS } from './isr';
 import { REVENUE_SPAN_COLUMNS } from './revenue';
 
-/** Customers generated and copied per batch (bounds memory at large counts). */
+/** Customers per batch: bounds memory at large counts (about two batches are held at once). */
 const BATCH_SIZE = 5000;
 /**
  * Customers generated between two turns of the event loop while the previous batch is copied:

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Db, Tx } from '../db/types';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase } from '../testing/database';
 import { computeDashboardStats } from '../stats';
 import { makeTestConfig } from '../testing/deps';
@@ -670,35 +670,59 @@ describe('seeded data', () => {
     ).toBe(0);
   });
 
+  /**
+   * `on`'s transactions with copyFrom wrapped: `before(table)` may throw instead of copying;
+   * `copies` counts the COPYs started and settled.
+   */
+  function watchedCopies(on: Db, before: (table: string) => void) {
+    const copies = { started: 0, settled: 0, customers: 0 };
+    const watched: Db = Object.assign(Object.create(on) as Db, {
+      transaction: <T>(fn: (tx: Tx) => Promise<T>) =>
+        on.transaction((tx) =>
+          fn({
+            query: (sql, params) => tx.query(sql, params),
+            exec: (sql) => tx.exec(sql),
+            copyFrom: async (table, columns, data) => {
+              copies.started += 1;
+              try {
+                if (table === 'customers') copies.customers += 1;
+                before(table);
+                return await tx.copyFrom(table, columns, data);
+              } finally {
+                copies.settled += 1;
+              }
+            },
+          } satisfies Tx),
+        ),
+    });
+    return { watched, copies };
+  }
+
+  const customerRows = async (on: Db) =>
+    (
+      await on.query<{ n: number }>(
+        'SELECT (SELECT count(*) FROM customers)::int + (SELECT count(*) FROM subscriptions)::int AS n',
+      )
+    ).rows[0]?.n;
+
+  // Batches of 150 customers, generated in three slices each: the failing COPY (the batch's
+  // first) fails before the next batch is done, on either driver.
   it.each([
     [2, 'while the next batch is generated'],
     [3, 'in the last batch'],
   ])('a COPY failing in batch %i (%s) fails the seed, writing nothing', async (failingBatch) => {
     const empty = await openTestDatabase();
     try {
-      let copies = 0;
-      const failing: Db = Object.assign(Object.create(empty) as Db, {
-        transaction: <T>(fn: (tx: Tx) => Promise<T>) =>
-          empty.transaction((tx) =>
-            fn({
-              query: (sql, params) => tx.query(sql, params),
-              exec: (sql) => tx.exec(sql),
-              // That batch's members (batch 2's COPY runs while batch 3 is generated).
-              copyFrom: async (table, columns, data) => {
-                if (table === 'members' && ++copies === failingBatch) throw new Error('disk full');
-                return tx.copyFrom(table, columns, data);
-              },
-            } satisfies Tx),
-          ),
+      const { watched, copies } = watchedCopies(empty, (table) => {
+        if (table === 'customers' && copies.customers === failingBatch) {
+          throw new Error('disk full');
+        }
       });
       await expect(
-        seedDemoData(failing, { customers: 30, seed: 7, now: MORNING, batchSize: 10 }),
+        seedDemoData(watched, { customers: 450, seed: 7, now: MORNING, batchSize: 150 }),
       ).rejects.toThrow('disk full');
-      expect(copies).toBe(failingBatch);
-      const rows = await empty.query<{ n: number }>(
-        'SELECT (SELECT count(*) FROM customers)::int + (SELECT count(*) FROM subscriptions)::int AS n',
-      );
-      expect(rows.rows[0]?.n).toBe(0);
+      expect(copies.customers).toBe(failingBatch);
+      expect(await customerRows(empty)).toBe(0);
       // The same database seeds afterwards, to the same data in batches of any size.
       const small = await seedDemoData(empty, {
         customers: 30,
@@ -713,6 +737,39 @@ describe('seeded data', () => {
       expect(await checksum(empty)).toBe(inSmallBatches);
       expect(whole).toEqual({ ...small, durationMs: whole.durationMs });
     } finally {
+      await empty.close();
+    }
+  });
+
+  it('a generator failing while a batch is copied fails the seed once that COPY has ended', async () => {
+    const empty = await openTestDatabase();
+    const original = DemoGenerator.prototype.batch;
+    let slices = 0;
+    // Slices of 50: the fourth is batch 2's first, generated while batch 1 is copied.
+    const spy = vi.spyOn(DemoGenerator.prototype, 'batch').mockImplementation(function (
+      this: DemoGenerator,
+      size: number,
+    ) {
+      if (++slices === 4) throw new Error('generator bug');
+      return original.call(this, size);
+    });
+    try {
+      const { watched, copies } = watchedCopies(empty, () => undefined);
+      let atFailure = { started: -1, settled: -1 };
+      await expect(
+        seedDemoData(watched, { customers: 300, seed: 7, now: MORNING, batchSize: 150 }).catch(
+          (error: unknown) => {
+            atFailure = { started: copies.started, settled: copies.settled };
+            throw error;
+          },
+        ),
+      ).rejects.toThrow('generator bug');
+      // Batch 1's seven tables were all copied (none left running after the rollback).
+      expect(atFailure).toEqual({ started: 7, settled: 7 });
+      expect(copies).toMatchObject({ started: 7, settled: 7 });
+      expect(await customerRows(empty)).toBe(0);
+    } finally {
+      spy.mockRestore();
       await empty.close();
     }
   });
