@@ -168,6 +168,19 @@ export const Empty: Story = {
   },
 };
 
+/** Empty while a refresh runs: Refresh stays focusable but aria-disabled, and a click does nothing. */
+export const EmptyRefreshing: Story = {
+  args: { rows: { status: 'empty' }, isRefreshing: true },
+  play: async ({ canvas, args }) => {
+    await expect(canvas.getByRole('table')).toHaveAttribute('aria-busy', 'true');
+    const refresh = canvas.getByRole('button', { name: 'Refresh' });
+    await expect(refresh).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(refresh);
+    await expect(args.onRefresh).not.toHaveBeenCalled();
+    (document.activeElement as HTMLElement | null)?.blur();
+  },
+};
+
 /** Empty without a Refresh (a list with its own refresh elsewhere, e.g. ISR events: 'No events'). */
 export const EmptyWithoutRefresh: Story = {
   args: { rows: { status: 'empty' }, emptyText: 'No events', onRefresh: undefined },

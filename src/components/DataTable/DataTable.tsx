@@ -143,7 +143,15 @@ export function DataTable<TRow, K extends string = string, C = undefined>({
                 {emptyText}
               </p>
               {onRefresh ? (
-                <Button size="small" onClick={onRefresh}>
+                <Button
+                  size="small"
+                  // aria-disabled keeps the button focusable while a refresh runs, so the click is
+                  // ignored here rather than starting a second one.
+                  onClick={() => {
+                    if (!isRefreshing) onRefresh();
+                  }}
+                  aria-disabled={isRefreshing || undefined}
+                >
                   Refresh
                 </Button>
               ) : null}
