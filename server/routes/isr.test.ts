@@ -446,6 +446,61 @@ describe('ISR endpoints on seeded demo data', () => {
     }
   });
 
+  it('counts a common search from the newest events and a rare one through the index, the same totals', async () => {
+    // Per affiliate, events one a minute (the highest g newest); the campaign or email carries the
+    // searched text. 'commonnew': every other one of 6,000 (the probe finds 1,000, the walk of the
+    // newest 3,003 then 1,001); 'allnew': the newest 1,500 (past the cap within the probe).
+    // 'fallcheck': every other one of the newest 2,000, then none for 1,003, then the oldest 200
+    // (the walk of 3,003 falls short at 1,000; the index then finds the rest). 'fallexact': the
+    // same without the oldest 200. 'walkshort': every 20th (5 % of the probe: the walk of 30,030
+    // reads all 3,300). 'rarecheck': 3 events (under 2 % of the probe).
+    await db.exec(`
+      INSERT INTO isr_events (source, kind, order_id, receipt, amount_cents, currency, affiliate, campaign,
+                              customer_email, created_at)
+      SELECT 'clickbank', 'sale', 'PRB-' || a || '-' || g, 'PRB-' || a || '-' || g, 100, 'USD', 'probe-' || a,
+             CASE WHEN a = 'a' AND g % 2 = 0 THEN 'commonnew'
+                  WHEN a = 'b' AND ((g > 1300 AND g % 2 = 0) OR g <= 200) THEN 'fallcheck'
+                  WHEN a = 'c' AND g > 1300 AND g % 2 = 0 THEN 'fallexact'
+                  ELSE 'plain' END,
+             CASE WHEN a = 'a' AND g > 4500 THEN 'allnew@example.com'
+                  WHEN a = 'c' AND g IN (7, 1501, 3001) THEN 'rarecheck@example.com'
+                  WHEN a = 'c' AND g % 20 = 0 THEN 'walkshort@example.com' END,
+             '2026-11-01T00:00:00Z'::timestamptz + make_interval(mins => g)
+        FROM (VALUES ('a', 6000), ('b', 3300), ('c', 3300)) s(a, n), generate_series(1, n) g`);
+    try {
+      const cases: Array<[string, { total: number; totalCapped: boolean }]> = [
+        ['q=commonnew&affiliate=probe-a', { total: 1000, totalCapped: true }],
+        ['q=allnew&affiliate=probe-a', { total: 1000, totalCapped: true }],
+        // Under 2,000 events under the filters: all of them read by the probe.
+        [
+          'q=commonnew&affiliate=probe-a&time_from=2026-11-04%2011:21:00',
+          { total: 500, totalCapped: false },
+        ],
+        ['q=fallcheck&affiliate=probe-b', { total: 1000, totalCapped: true }],
+        ['q=fallexact&affiliate=probe-c', { total: 1000, totalCapped: false }],
+        ['q=walkshort&affiliate=probe-c', { total: 165, totalCapped: false }],
+        ['q=rarecheck&affiliate=probe-c', { total: 3, totalCapped: false }],
+        ['q=rarecheck', { total: 3, totalCapped: false }],
+      ];
+      for (const [query, expected] of cases) {
+        const body = await ok(`/isr-events?${query}&page=2&pageSize=1`);
+        expect(body, query).toMatchObject(expected);
+        // The same as counting every match.
+        const params = new URLSearchParams(query);
+        const exact = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM isr_events
+            WHERE isr_search_text(receipt, order_id, affiliate, customer_email, campaign) LIKE $1
+              AND ($2::text IS NULL OR affiliate = $2) AND ($3::timestamptz IS NULL OR created_at >= $3)`,
+          [`%${params.get('q')}%`, params.get('affiliate'), params.get('time_from')],
+        );
+        const n = exact.rows[0]?.n ?? 0;
+        expect({ total: Math.min(n, 1000), totalCapped: n > 1000 }, query).toEqual(expected);
+      }
+    } finally {
+      await db.exec("DELETE FROM isr_events WHERE order_id LIKE 'PRB-%'");
+    }
+  });
+
   it('finds a seeded affiliate by search and by exact filter', async () => {
     const byQ = await ok('/isr-events?q=superaff&source=clickbank');
     const exact = await ok('/isr-events?affiliate=superaff');

@@ -31,6 +31,7 @@ import { readDbOf, type AppDeps, type ServerConfig } from '../context';
 import { z } from 'zod';
 import { isSupportedInstant, iso, unsupportedDateMessage } from '../access/params';
 import { containsPattern } from '../db/list';
+import { commonSearchWindow, SEARCH_PROBE_ROWS } from '../db/searchProbe';
 import { badRequest } from '../errors';
 import { validate } from '../http/body';
 import { intParam, pageParams, textParam } from '../http/fields';
@@ -530,6 +531,50 @@ interface DbIsrRow {
 }
 
 /**
+ * Events matching a search (the pattern parameter `pattern`, e.g. '$4') under the other filters
+ * (`filtersSql`, a WHERE clause or ''; `params` hold both): the exact count up to
+ * ISR_SEARCH_COUNT_CAP, or some number above the cap past it. A common text is proved past the cap
+ * from the newest events under the filters, off their time-ordered indexes: the trigram index
+ * would read every event that holds it (a tenth of the table for an affiliate's name) before the
+ * filters apply. A rare one, or a window that falls short, is counted through the trigram index,
+ * at most cap + 1 matches (../db/searchProbe.ts).
+ */
+async function countSearch(
+  db: ReturnType<typeof readDbOf>,
+  filtersSql: string,
+  pattern: string,
+  params: unknown[],
+): Promise<number> {
+  const matchSql = (a: string) =>
+    `isr_search_text(${a}receipt, ${a}order_id, ${a}affiliate, ${a}customer_email, ${a}campaign) LIKE ${pattern} ESCAPE '\\'`;
+  // Matches among the newest `limit` events under the filters, and how many there were.
+  const newest = async (limit: number) =>
+    (
+      await db.query<{ matches: number; seen: number }>(
+        `SELECT (count(*) FILTER (WHERE ${matchSql('e.')}))::int AS matches, count(*)::int AS seen
+           FROM (SELECT receipt, order_id, affiliate, customer_email, campaign FROM isr_events ${filtersSql}
+                  ORDER BY created_at DESC, id DESC LIMIT ${limit}) e`,
+        params,
+      )
+    ).rows[0] ?? { matches: 0, seen: 0 };
+  const probe = await newest(SEARCH_PROBE_ROWS);
+  // Fewer events than the probe under the filters (every one was read), or past the cap already.
+  if (probe.seen < SEARCH_PROBE_ROWS || probe.matches > ISR_SEARCH_COUNT_CAP) return probe.matches;
+  const window = commonSearchWindow(probe.matches, ISR_SEARCH_COUNT_CAP);
+  if (window !== null) {
+    const walk = await newest(window);
+    if (walk.matches > ISR_SEARCH_COUNT_CAP || walk.seen < window) return walk.matches;
+  }
+  const counted = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n
+       FROM (SELECT 1 FROM isr_events ${filtersSql} ${filtersSql ? 'AND' : 'WHERE'} ${matchSql('')}
+              LIMIT ${ISR_SEARCH_COUNT_CAP + 1}) x`,
+    params,
+  );
+  return counted.rows[0]?.n ?? 0;
+}
+
+/**
  * GET /isr-events (§2 search form, §7 ISR events list): newest first (created_at, then id). q
  * matches receipt, order id, affiliate, email and campaign (substring, case-insensitive);
  * source, affiliate, subid, receipt and order_id are exact (source case-insensitive; blank,
@@ -578,13 +623,8 @@ export async function listIsrEvents(
   let totalCapped = false;
   if (page === 1 && rowsRes.rows.length < pageSize) total = rowsRes.rows.length;
   else if (search !== undefined) {
-    // A search counts at most cap + 1 matches: a common text would otherwise count most of the table.
-    const countRes = await readDbOf(deps).query<{ n: number }>(
-      `SELECT count(*)::int AS n
-         FROM (SELECT 1 FROM isr_events ${whereOf(where)} LIMIT ${ISR_SEARCH_COUNT_CAP + 1}) x`,
-      params,
-    );
-    total = countRes.rows[0]?.n ?? 0;
+    // The search's condition is the last of `where`, its pattern the last parameter ($n).
+    total = await countSearch(readDbOf(deps), whereOf(where.slice(0, -1)), `$${n}`, params);
     if (total > ISR_SEARCH_COUNT_CAP) {
       total = ISR_SEARCH_COUNT_CAP;
       totalCapped = true;

@@ -23,6 +23,7 @@ import { Hono } from 'hono';
 import { readDbOf, type AppDeps } from '../context';
 import { z } from 'zod';
 import { containsPattern } from '../db/list';
+import { commonSearchWindow, SEARCH_PROBE_ROWS } from '../db/searchProbe';
 import { validate } from '../http/body';
 import { enumParam, pageParams, textParam } from '../http/fields';
 import { iso } from '../access/params';
@@ -35,12 +36,6 @@ export const LOGS_MAX_PAGE_SIZE = 200;
 export const LOGS_DEFAULT_PAGE_SIZE = 50;
 /** A search's total is counted up to this many matches (then totalCapped is true). */
 export const LOGS_SEARCH_COUNT_CAP = 1000;
-/** Newest rows a search probes first to tell a common text from a rare one. */
-const LOGS_PROBE_ROWS = 2000;
-/** A search matching at least this share of the probed rows is treated as common. */
-const LOGS_COMMON_SHARE = 0.02;
-/** The most newest rows a common search walks to prove it passes the cap. */
-const LOGS_MAX_WINDOW = 100_000;
 /** Longest search text accepted (characters). */
 export const LOGS_MAX_Q = 200;
 
@@ -147,10 +142,8 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
   let total: number;
   let totalCapped = false;
   if (query.q) {
-    // The planner cannot tell a rare search from a common one (its LIKE estimates are guesses), and
-    // the wrong plan is slow either way: a trigram bitmap over a text found in every row, or a
-    // full scan for a text found nowhere. So the route decides, from the newest rows:
-    // 1. probe the newest LOGS_PROBE_ROWS rows (of the level, when given): m matches;
+    // The route decides from the newest rows (../db/searchProbe.ts):
+    // 1. probe the newest SEARCH_PROBE_ROWS rows (of the level, when given): m matches;
     // 2. common (m ≥ 2 %): walk the newest rows far enough to expect cap + 1 matches; finding
     //    them proves total > cap → "cap+", and the page is read newest first off the ts index;
     // 3. otherwise (or when that window falls short): the trigram index finds at most cap + 1
@@ -159,17 +152,14 @@ export async function queryLogs(db: AppDeps['db'], query: LogsQuery): Promise<Lo
     const levelOnly = query.level ? 'WHERE level = $1' : '';
     const probe = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n
-         FROM (SELECT level, msg, context FROM logs ${levelOnly} ORDER BY ts DESC, id DESC LIMIT ${LOGS_PROBE_ROWS}) AS logs
+         FROM (SELECT level, msg, context FROM logs ${levelOnly} ORDER BY ts DESC, id DESC LIMIT ${SEARCH_PROBE_ROWS}) AS logs
         ${whereSql}`,
       params,
     );
     const m = probe.rows[0]?.n ?? 0;
     let capped = false;
-    if (m >= LOGS_PROBE_ROWS * LOGS_COMMON_SHARE) {
-      const window = Math.min(
-        LOGS_MAX_WINDOW,
-        Math.ceil((1.5 * (LOGS_SEARCH_COUNT_CAP + 1) * LOGS_PROBE_ROWS) / m),
-      );
+    const window = commonSearchWindow(m, LOGS_SEARCH_COUNT_CAP);
+    if (window !== null) {
       const recent = await db.query<{ n: number }>(
         `SELECT count(*)::int AS n
            FROM (SELECT level, msg, context FROM logs ${levelOnly} ORDER BY ts DESC, id DESC LIMIT ${window}) AS logs
