@@ -605,6 +605,8 @@ export async function listIsrEvents(
     const v = input[name];
     if (v !== undefined) add(`${name} = ?`, v);
   }
+  // The other filters alone, before the search's condition joins them (countSearch).
+  const filtersSql = whereOf(where);
   if (search !== undefined) {
     add(
       `isr_search_text(receipt, order_id, affiliate, customer_email, campaign) LIKE ? ESCAPE '\\'`,
@@ -623,8 +625,8 @@ export async function listIsrEvents(
   let totalCapped = false;
   if (page === 1 && rowsRes.rows.length < pageSize) total = rowsRes.rows.length;
   else if (search !== undefined) {
-    // The search's condition is the last of `where`, its pattern the last parameter ($n).
-    total = await countSearch(readDbOf(deps), whereOf(where.slice(0, -1)), `$${n}`, params);
+    // The search's pattern is the last parameter ($n).
+    total = await countSearch(readDbOf(deps), filtersSql, `$${n}`, params);
     if (total > ISR_SEARCH_COUNT_CAP) {
       total = ISR_SEARCH_COUNT_CAP;
       totalCapped = true;
