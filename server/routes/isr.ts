@@ -532,12 +532,12 @@ interface DbIsrRow {
 
 /**
  * Events matching a search (the pattern parameter `pattern`, e.g. '$4') under the other filters
- * (`filtersSql`, a WHERE clause or ''; `params` hold both): the exact count up to
- * ISR_SEARCH_COUNT_CAP, or some number above the cap past it. A common text is proved past the cap
- * from the newest events under the filters, off their time-ordered indexes: the trigram index
- * would read every event that holds it (a tenth of the table for an affiliate's name) before the
- * filters apply. A rare one, or a window that falls short, is counted through the trigram index,
- * at most cap + 1 matches (../db/searchProbe.ts).
+ * (`filtersSql`, a WHERE clause or ''; `params` hold the filters' values, then the pattern, last):
+ * the exact count up to ISR_SEARCH_COUNT_CAP, or some number above the cap past it. A common text
+ * is proved past the cap from the newest events under the filters, off their time-ordered
+ * indexes: the trigram index would read every event that holds it (a tenth of the table for an
+ * affiliate's name) before the filters apply. A rare one, or a window that falls short, is counted
+ * through the trigram index, at most cap + 1 matches (../db/searchProbe.ts).
  */
 async function countSearch(
   db: ReturnType<typeof readDbOf>,
@@ -547,23 +547,33 @@ async function countSearch(
 ): Promise<number> {
   const matchSql = (a: string) =>
     `isr_search_text(${a}receipt, ${a}order_id, ${a}affiliate, ${a}customer_email, ${a}campaign) LIKE ${pattern} ESCAPE '\\'`;
-  // Matches among the newest `limit` events under the filters, and how many there were.
-  const newest = async (limit: number) =>
+  // Matches among the newest `limit` events under the filters, newest first, stopping at cap + 1:
+  // about (cap + 1) / share events for a common text.
+  const matchesAmongNewest = async (limit: number) =>
     (
-      await db.query<{ matches: number; seen: number }>(
-        `SELECT (count(*) FILTER (WHERE ${matchSql('e.')}))::int AS matches, count(*)::int AS seen
-           FROM (SELECT receipt, order_id, affiliate, customer_email, campaign FROM isr_events ${filtersSql}
-                  ORDER BY created_at DESC, id DESC LIMIT ${limit}) e`,
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n
+           FROM (SELECT 1 FROM (SELECT receipt, order_id, affiliate, customer_email, campaign FROM isr_events ${filtersSql}
+                                 ORDER BY created_at DESC, id DESC LIMIT ${limit}) e
+                  WHERE ${matchSql('e.')} LIMIT ${ISR_SEARCH_COUNT_CAP + 1}) x`,
         params,
       )
-    ).rows[0] ?? { matches: 0, seen: 0 };
-  const probe = await newest(SEARCH_PROBE_ROWS);
-  // Fewer events than the probe under the filters (every one was read), or past the cap already.
-  if (probe.seen < SEARCH_PROBE_ROWS || probe.matches > ISR_SEARCH_COUNT_CAP) return probe.matches;
-  const window = commonSearchWindow(probe.matches, ISR_SEARCH_COUNT_CAP);
+    ).rows[0]?.n ?? 0;
+  // Whether fewer than `limit` events pass the filters (then the newest `limit` were all of them).
+  const fewerThan = async (limit: number) =>
+    ((
+      await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM isr_events ${filtersSql} LIMIT ${limit}) x`,
+        params.slice(0, -1),
+      )
+    ).rows[0]?.n ?? 0) < limit;
+  // Past the cap, or short of it after reading every event under the filters: that is the answer.
+  const probe = await matchesAmongNewest(SEARCH_PROBE_ROWS);
+  if (probe > ISR_SEARCH_COUNT_CAP || (await fewerThan(SEARCH_PROBE_ROWS))) return probe;
+  const window = commonSearchWindow(probe, ISR_SEARCH_COUNT_CAP);
   if (window !== null) {
-    const walk = await newest(window);
-    if (walk.matches > ISR_SEARCH_COUNT_CAP || walk.seen < window) return walk.matches;
+    const walked = await matchesAmongNewest(window);
+    if (walked > ISR_SEARCH_COUNT_CAP || (await fewerThan(window))) return walked;
   }
   const counted = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n
