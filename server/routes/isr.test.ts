@@ -452,8 +452,9 @@ describe('ISR endpoints on seeded demo data', () => {
     // newest 3,003 then 1,001); 'allnew': the newest 1,500 (past the cap within the probe).
     // 'fallcheck': every other one of the newest 2,000, then none for 1,003, then the oldest 200
     // (the walk of 3,003 falls short at 1,000; the index then finds the rest). 'fallexact': the
-    // same without the oldest 200. 'walkshort': every 20th (5 % of the probe: the walk of 30,030
-    // reads all 3,300). 'rarecheck': 3 events (under 2 % of the probe).
+    // same without the oldest 200. 'walkshort': every 20th, the probe's last event among them (5 %
+    // of the probe: the walk of 30,030 reads all 3,300, going on after that event). 'rarecheck':
+    // 3 events (under 2 % of the probe).
     await db.exec(`
       INSERT INTO isr_events (source, kind, order_id, receipt, amount_cents, currency, affiliate, campaign,
                               customer_email, created_at)
@@ -463,8 +464,8 @@ describe('ISR endpoints on seeded demo data', () => {
                   WHEN a = 'c' AND g > 1300 AND g % 2 = 0 THEN 'fallexact'
                   ELSE 'plain' END,
              CASE WHEN a = 'a' AND g > 4500 THEN 'allnew@example.com'
-                  WHEN a = 'c' AND g IN (7, 1501, 3001) THEN 'rarecheck@example.com'
-                  WHEN a = 'c' AND g % 20 = 0 THEN 'walkshort@example.com' END,
+                  WHEN a = 'c' AND g IN (7, 1502, 3002) THEN 'rarecheck@example.com'
+                  WHEN a = 'c' AND g % 20 = 1 THEN 'walkshort@example.com' END,
              '2026-11-01T00:00:00Z'::timestamptz + make_interval(mins => g)
         FROM (VALUES ('a', 6000), ('b', 3300), ('c', 3300)) s(a, n), generate_series(1, n) g`);
     try {

@@ -547,33 +547,45 @@ async function countSearch(
 ): Promise<number> {
   const matchSql = (a: string) =>
     `isr_search_text(${a}receipt, ${a}order_id, ${a}affiliate, ${a}customer_email, ${a}campaign) LIKE ${pattern} ESCAPE '\\'`;
-  // Matches among the newest `limit` events under the filters, newest first, stopping at cap + 1:
-  // about (cap + 1) / share events for a common text.
-  const matchesAmongNewest = async (limit: number) =>
-    (
-      await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n
-           FROM (SELECT 1 FROM (SELECT receipt, order_id, affiliate, customer_email, campaign FROM isr_events ${filtersSql}
-                                 ORDER BY created_at DESC, id DESC LIMIT ${limit}) e
-                  WHERE ${matchSql('e.')} LIMIT ${ISR_SEARCH_COUNT_CAP + 1}) x`,
-        params,
-      )
-    ).rows[0]?.n ?? 0;
-  // Whether fewer than `limit` events pass the filters (then the newest `limit` were all of them).
-  const fewerThan = async (limit: number) =>
-    ((
-      await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM isr_events ${filtersSql} LIMIT ${limit}) x`,
-        params.slice(0, -1),
-      )
-    ).rows[0]?.n ?? 0) < limit;
-  // Past the cap, or short of it after reading every event under the filters: that is the answer.
-  const probe = await matchesAmongNewest(SEARCH_PROBE_ROWS);
-  if (probe > ISR_SEARCH_COUNT_CAP || (await fewerThan(SEARCH_PROBE_ROWS))) return probe;
-  const window = commonSearchWindow(probe, ISR_SEARCH_COUNT_CAP);
-  if (window !== null) {
-    const walked = await matchesAmongNewest(window);
-    if (walked > ISR_SEARCH_COUNT_CAP || (await fewerThan(window))) return walked;
+  const columns = 'receipt, order_id, affiliate, customer_email, campaign, created_at, id';
+  // The newest SEARCH_PROBE_ROWS events under the filters: the matches among them, how many there
+  // were, and the last one's place in the order (created_at as exact UTC text, id).
+  const probe = (
+    await db.query<{ matches: number; seen: number; at: string | null; id: string | null }>(
+      `SELECT (count(*) FILTER (WHERE ${matchSql('e.')}))::int AS matches, count(*)::int AS seen,
+              (array_agg(to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                         ORDER BY e.created_at, e.id))[1] AS at,
+              (array_agg(e.id ORDER BY e.created_at, e.id))[1]::text AS id
+         FROM (SELECT ${columns} FROM isr_events ${filtersSql}
+                ORDER BY created_at DESC, id DESC LIMIT ${SEARCH_PROBE_ROWS}) e`,
+      params,
+    )
+  ).rows[0] ?? { matches: 0, seen: 0, at: null, id: null };
+  // Every event under the filters was read, or the cap is passed already.
+  if (probe.seen < SEARCH_PROBE_ROWS || probe.matches > ISR_SEARCH_COUNT_CAP) return probe.matches;
+  const window = commonSearchWindow(probe.matches, ISR_SEARCH_COUNT_CAP);
+  if (window !== null && window > SEARCH_PROBE_ROWS) {
+    // The walk goes on after the probe's last event, newest first, and stops at cap + 1 matches
+    // in all: about (cap + 1) / share events for a common text.
+    const after = [...params, probe.at, probe.id];
+    const walk = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n
+         FROM (SELECT 1 FROM (SELECT ${columns} FROM isr_events
+                               ${filtersSql ? `${filtersSql} AND` : 'WHERE'}
+                                 (created_at, id) < ($${after.length - 1}::timestamptz, $${after.length}::bigint)
+                               ORDER BY created_at DESC, id DESC LIMIT ${window - SEARCH_PROBE_ROWS}) e
+                WHERE ${matchSql('e.')} LIMIT ${ISR_SEARCH_COUNT_CAP + 1 - probe.matches}) x`,
+      after,
+    );
+    const walked = probe.matches + (walk.rows[0]?.n ?? 0);
+    if (walked > ISR_SEARCH_COUNT_CAP) return walked;
+    // Not past the cap, so the whole window was read: every event under the filters when they
+    // are fewer than the window.
+    const fewer = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM isr_events ${filtersSql} LIMIT ${window}) x`,
+      params.slice(0, -1),
+    );
+    if ((fewer.rows[0]?.n ?? 0) < window) return walked;
   }
   const counted = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n
