@@ -131,6 +131,42 @@ describe('Db statements and transactions', () => {
     expect(r.rows).toEqual([{ ok: 1 }]);
   });
 
+  it('applies a transaction’s settings inside it alone, and refuses anything but a setting', async () => {
+    const show = (on: Pick<Db, 'query'>) =>
+      on
+        .query<{ a: string; b: string }>(
+          `SELECT current_setting('enable_indexonlyscan') AS a, current_setting('work_mem') AS b`,
+        )
+        .then((r) => r.rows[0]);
+    const before = await show(db);
+    expect(before?.a).toBe('on');
+    const inside = await db.transaction((tx) => show(tx), {
+      settings: { enable_indexonlyscan: 'off', work_mem: '7MB' },
+    });
+    expect(inside).toEqual({ a: 'off', b: '7MB' });
+    expect(await show(db)).toEqual(before);
+    // A pool connection's next transaction starts from the session's values again.
+    expect(await db.transaction((tx) => show(tx))).toEqual(before);
+    const refused: Record<string, string>[] = [
+      { 'enable_indexonlyscan = off; DROP TABLE driver_t; --': 'x' },
+      { work_mem: "'1MB'; DROP TABLE driver_t" },
+      { work_mem: '' },
+    ];
+    for (const settings of refused) {
+      let ran = false;
+      await expect(
+        db.transaction(
+          async () => {
+            ran = true;
+          },
+          { settings },
+        ),
+      ).rejects.toThrow(/Not a transaction setting/);
+      expect(ran).toBe(false);
+    }
+    expect((await db.query('SELECT count(*)::int AS n FROM driver_t')).rows).toHaveLength(1);
+  });
+
   it('delivers NOTIFY at commit to every listener of the channel, none after unsubscribing', async () => {
     const heardA: string[] = [];
     const heardB: string[] = [];

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Db, NotifyListener, Results, Tx } from './types';
+import type { Db, NotifyListener, Results, TransactionOptions, Tx } from './types';
+import { setLocalSql } from './settings';
 import { PgPoolDb } from './postgres';
 import { withDbWorkload, type StatementTimeouts } from './workload';
 
@@ -56,8 +57,10 @@ export class PgliteDb implements Db {
     await this.pglite.exec(sql);
   }
 
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const settings = setLocalSql(options.settings);
     return this.pglite.transaction(async (t) => {
+      if (settings !== '') await t.exec(settings);
       const tx: Tx = {
         query: <R>(sql: string, params?: unknown[]) => pgliteQuery<R>(t, sql, params),
         exec: async (sql: string) => {

@@ -1,8 +1,9 @@
-import type { Db, Queryable } from './types';
+import type { Db, TransactionOptions } from './types';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freshDb, resetDb } from '../testing/app';
+import { freshDb, resetDb, spyDb } from '../testing/app';
 import {
   containsPattern,
+  trigramSelective,
   listCountSql,
   pagedList,
   pagedListSql,
@@ -95,6 +96,11 @@ describe('totalPagesOf and containsPattern', () => {
 
   it('lower-cases and escapes LIKE wildcards', () => {
     expect(containsPattern('Ann_a%\\')).toBe('%ann\\_a\\%\\\\%');
+  });
+
+  it('tells a text with a trigram inside a word (three letters or digits in a row)', () => {
+    const texts = ['ana', 'n.pet', '+123@', 'Zoë', 'łódź', 'ab', 'a.b', '+1@', '12', 'a_b%c', ''];
+    expect(texts.filter(trigramSelective)).toEqual(['ana', 'n.pet', '+123@', 'Zoë', 'łódź']);
   });
 });
 
@@ -207,14 +213,13 @@ describe('pagedListSql', () => {
 describe('pagedList on the database', () => {
   let db: Db;
   const queries: string[] = [];
-  const recording = () =>
-    ({
-      query: (sql: string, params?: unknown[]) => {
-        queries.push(sql);
-        return db.query(sql, params);
-      },
-      exec: (sql: string) => db.exec(sql),
-    }) as Queryable;
+  /** The settings of each transaction pagedList opened (the statements in it are in `queries`). */
+  const transactions: (TransactionOptions['settings'] | undefined)[] = [];
+  const recording = (): Db =>
+    spyDb(db, {
+      query: (sql) => queries.push(sql),
+      transaction: (options) => transactions.push(options?.settings),
+    });
 
   beforeAll(async () => {
     db = await freshDb();
@@ -225,6 +230,7 @@ describe('pagedList on the database', () => {
   beforeEach(async () => {
     await resetDb(db);
     queries.length = 0;
+    transactions.length = 0;
     // 23 customers; every third one without a name; members updated on 5 distinct days (ties).
     await db.exec(`
       INSERT INTO customers (email, name)
@@ -292,6 +298,30 @@ describe('pagedList on the database', () => {
       const got = await pagedList<{ row_id: number }>(recording(), spec(where(), page, 'asc'));
       expect(got.total).toBe(all);
       expect(got.rows.map((r) => Number(r.row_id))).toEqual(await reference(filter, 'ASC', page));
+    }
+  });
+
+  it('plans the statement without index-only scans in a transaction of its own when asked', async () => {
+    const where = () =>
+      new Where().need('customer').add(`c.email LIKE ? ESCAPE '\\'`, containsPattern('user1'));
+    const filter = `WHERE c.email LIKE '%user1%'`;
+    for (const page of [1, 2]) {
+      queries.length = 0;
+      transactions.length = 0;
+      const plain = await pagedList<{ row_id: number }>(recording(), spec(where(), page));
+      expect(transactions).toEqual([]);
+      const steered = await pagedList<{ row_id: number }>(recording(), {
+        ...spec(where(), page),
+        indexOnlyScans: false,
+      });
+      expect(transactions).toEqual([{ enable_indexonlyscan: 'off' }]);
+      expect(queries).toHaveLength(2);
+      expect(queries[1]).toBe(queries[0]);
+      expect(steered.total).toBe(11); // user1 and user10 … user19
+      expect(steered).toEqual(plain);
+      expect(steered.rows.map((r) => Number(r.row_id))).toEqual(
+        await reference(filter, 'DESC', page),
+      );
     }
   });
 

@@ -29,7 +29,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
-import type { Db, NotifyListener, Results, Tx } from './types';
+import type { Db, NotifyListener, Results, TransactionOptions, Tx } from './types';
+import { setLocalSql } from './settings';
 import {
   currentDbWorkload,
   DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
@@ -282,8 +283,9 @@ export class PgPoolDb implements Db {
     await this.run(sql);
   }
 
-  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     this.open();
+    const settings = setLocalSql(options.settings);
     const workload = currentDbWorkload();
     const wanted = this.wantedTimeoutMs();
     const client = await this.pool.connect();
@@ -293,6 +295,7 @@ export class PgPoolDb implements Db {
     let begin = 'BEGIN';
     if (had !== wanted) begin += `; SET LOCAL statement_timeout = ${wanted}`;
     if (workload === 'unbounded') begin += '; SET LOCAL idle_in_transaction_session_timeout = 0';
+    if (settings !== '') begin += `; ${settings}`;
     let finished = false;
     const live = () => {
       if (finished) throw new Error('The transaction has already finished');

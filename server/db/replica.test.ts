@@ -152,6 +152,14 @@ describe.runIf(replicaClusterUrl)('read replica (DATABASE_REPLICA_URL)', () => {
     expect(row).toMatchObject({ email: 'lag@example.com', mg_status: 'cancelled' });
   });
 
+  it('runs a Subscriptions email search on the replica in a transaction of its own planner settings', async () => {
+    // An email fragment with a trigram inside a word is planned with SET LOCAL (server/db/list.ts):
+    // a transaction on the standby, where every transaction is read-only.
+    const res = await api('GET', '/subscriptions?email=nobody-here');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.total).toBe(0);
+  });
+
   it('writes an access action on the primary; the replica shows it once it has replayed it', async () => {
     const id = await insertCustomer(primary, 'act@example.com', 'Act');
     await insertMember(primary, {

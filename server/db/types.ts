@@ -33,15 +33,27 @@ export interface Tx extends Queryable {
 /** Callback of Db.listen: the NOTIFY payload (a string, '' when none). */
 export type NotifyListener = (payload: string) => void;
 
+/** Options of Db.transaction. */
+export interface TransactionOptions {
+  /**
+   * Settings of this transaction alone, as `SET LOCAL name = value` (e.g. a planner switch,
+   * `{ enable_indexonlyscan: 'off' }`), applied before `fn` runs; on PostgreSQL they go with
+   * BEGIN in one round trip. Names and values come from code, never from a request: a name must
+   * match /^[a-z_]+$/ and a value /^[A-Za-z0-9_.]+$/, else the call throws before BEGIN
+   * (server/db/settings.ts).
+   */
+  settings?: Readonly<Record<string, string>>;
+}
+
 /** A database connection (PGlite) or pool (PostgreSQL). */
 export interface Db extends Queryable {
   /** Which engine answers: 'pglite' (embedded, one connection) or 'postgres' (a pool). */
   readonly kind: 'pglite' | 'postgres';
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back and rethrows when it
-   * rejects.
+   * rejects. `options.settings` hold for this transaction alone (TransactionOptions).
    */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Subscribes to `LISTEN channel`; every `NOTIFY channel, payload` (from any connection or
    * server instance over the same database) calls `onNotify`. Resolves to an unsubscribe function.

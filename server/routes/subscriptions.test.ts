@@ -1,7 +1,7 @@
 import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, freshDb, resetDb, testApp, testDeps } from '../testing/app';
+import { call, countRows, freshDb, resetDb, spyDb, testApp, testDeps } from '../testing/app';
 import { startFakeDiscourse, type FakeDiscourse } from '../testing/fakeDiscourse';
 import {
   insertEvent,
@@ -138,6 +138,47 @@ describe('GET /subscriptions', () => {
     expect(ids(await list('sortKey=expires_at&sortDir=asc'))).toEqual([3, 1, 2, 4]);
     expect(ids(await list('sortKey=email'))).toEqual([4, 3, 2, 1]);
     expect(ids(await list('sortKey=email&sortDir=asc'))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('reads an email fragment through its trigram index when the planner expects few matches', async () => {
+    // 60 more subscriptions, so that one match is a small share of the rows and the planner's
+    // estimates follow statistics.
+    await db.exec(`
+      INSERT INTO customers (email) SELECT 'bulk' || g || '@bulk.test' FROM generate_series(1, 60) g;
+      INSERT INTO subscriptions (customer_id, provider, provider_id, status, cadence, plan, amount_cents,
+          currency, start_date, payload, created_at, updated_at)
+        SELECT id, 'lemonsqueezy', 'bulk-' || id, 'active', 'monthly', 'pro', 1000, 'USD', '2026-01-01',
+               '{}', '2026-01-01', '2026-01-01'
+          FROM customers WHERE email LIKE 'bulk%';
+      ANALYZE subscriptions;
+    `);
+    const seen: string[] = [];
+    const spied = testApp(
+      testDeps(
+        spyDb(db, {
+          transaction: (options) => seen.push(JSON.stringify(options?.settings ?? {})),
+        }),
+        NOW,
+      ),
+      [(d) => subscriptionsRoutes(d)],
+    );
+    const steered = ['{"enable_indexonlyscan":"off"}'];
+    const cases: [string, number, number[], string[]][] = [
+      ['email=SAMPLE', 1, [3], steered], // one row of 64
+      ['email=nobody&sortKey=email', 0, [], steered],
+      ['email=bulk.test', 60, [], []], // 60 of 64: every entry of the email index is tested
+      ['email=e.c', 3, [4, 2, 1], []], // no trigram inside a word: the index would return every row
+      ['provider=clickbank', 1, [2], []],
+    ];
+    for (const [qs, total, first, settings] of cases) {
+      seen.length = 0;
+      const res = await call(spied, 'GET', `/subscriptions?${qs}&pageSize=3`);
+      expect(res.status).toBe(200);
+      const body = res.body as { rows: SubscriptionRowJson[]; total: number };
+      expect(body.total, qs).toBe(total);
+      if (first.length > 0) expect(ids(body), qs).toEqual(first);
+      expect(seen, qs).toEqual(settings);
+    }
   });
 
   it('pages with total', async () => {

@@ -3,7 +3,7 @@
  * small Hono app that mounts routers and maps errors exactly as docs/api.md says (the production
  * server/app.ts does the same). Tests only; nothing here is imported by the server.
  */
-import type { Db } from '../db/types';
+import type { Db, Queryable, TransactionOptions } from '../db/types';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import type { AppDeps, DiscourseConfig, ServerConfig } from '../context';
@@ -52,6 +52,33 @@ export function testDeps(db: Db, now: Date, overrides: Partial<ServerConfig> = {
  */
 export function freshDb(): Promise<Db> {
   return openTestDatabase();
+}
+
+/**
+ * `db` reporting what runs on it: `on.query` gets every statement's SQL (inside a transaction
+ * too), `on.transaction` every transaction's options. Everything else is `db`'s own.
+ */
+export function spyDb(
+  db: Db,
+  on: { query?: (sql: string) => void; transaction?: (options?: TransactionOptions) => void },
+): Db {
+  const spied = (q: Queryable): Queryable => ({
+    query: (sql, params) => {
+      on.query?.(sql);
+      return q.query(sql, params);
+    },
+    exec: (sql) => q.exec(sql),
+  });
+  return {
+    ...spied(db),
+    kind: db.kind,
+    transaction: (fn, options) => {
+      on.transaction?.(options);
+      return db.transaction((tx) => fn({ ...tx, ...spied(tx) }), options);
+    },
+    listen: (channel, onNotify) => db.listen(channel, onNotify),
+    close: () => db.close(),
+  };
 }
 
 /** Deletes every row of the feature tables (between tests sharing one database) and restarts ids. */
