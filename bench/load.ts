@@ -15,7 +15,9 @@
  *     BENCH_ADMIN_EMAIL=… BENCH_ADMIN_PASSWORD=… npx tsx bench/load.ts
  *
  * Settings: BENCH_LOAD_S (60 s), BENCH_OPERATORS (20 signed-in operators, one keep-alive
- * connection each, back to back), BENCH_WEBHOOK_RPS (50 signed LemonSqueezy deliveries a second),
+ * connection each, back to back), BENCH_OPERATOR_RPS (0: back to back; N > 0: each operator sends
+ * at most N requests a second, as a person clicking through the console does, its second starting
+ * at a random instant of the first), BENCH_WEBHOOK_RPS (50 signed LemonSqueezy deliveries a second),
  * BENCH_STREAMS (20 open GET /events/stream), BENCH_ACTION_EVERY_S (4.5: mean seconds between
  * one operator's access actions), BENCH_PORT (8091; started instances take consecutive ports),
  * BENCH_DATA_DIR (a PGlite folder kept and reused, so 100,000 customers are seeded once),
@@ -49,6 +51,16 @@ import { percentile, startBuiltServer, type BuiltServer } from './support';
 const env = process.env;
 const LOAD_S = Number(env.BENCH_LOAD_S ?? 60);
 const OPERATORS = Number(env.BENCH_OPERATORS ?? 20);
+/**
+ * Requests a second per operator (autocannon's connectionRate: up to N at the start of each of
+ * the operator's seconds, then a pause), or 0 for back to back. Back to back measures what the
+ * servers can serve (throughput, one instance against two); paced, what operators working at a
+ * person's speed wait for, since 20 operators back to back wait on each other by construction
+ * (each answer's time is about 20 / throughput, whatever one request costs alone).
+ */
+const OPERATOR_RPS = Number(env.BENCH_OPERATOR_RPS ?? 0);
+/** How many of the slowest requests of a family over its goal the report lists. */
+const SLOWEST_SHOWN = 5;
 const WEBHOOK_RPS = Number(env.BENCH_WEBHOOK_RPS ?? 50);
 const STREAMS = Number(env.BENCH_STREAMS ?? 20);
 const ACTION_EVERY_S = Number(env.BENCH_ACTION_EVERY_S ?? 4.5);
@@ -688,6 +700,8 @@ function runWebhooks(targets: string[], pools: Pools, secret: string, sent: Sent
 interface Sample {
   target: string;
   family: Family;
+  /** The request's path and query, without the API prefix. */
+  path: string;
   ms: number;
   status: number;
 }
@@ -724,6 +738,7 @@ function runOperator(
         url: target,
         connections: 1,
         pipelining: 1,
+        ...(OPERATOR_RPS > 0 ? { connectionRate: OPERATOR_RPS } : {}),
         duration: LOAD_S,
         timeout: 30,
         requests: [
@@ -765,7 +780,10 @@ function runOperator(
       (err: unknown, result: autocannon.Result) => (err ? reject(err) : resolve(result)),
     );
     instance.on('response', (_client, status, _bytes, ms) => {
-      samples.push({ target, family: current.family, ms, status });
+      const path = current.path.startsWith(PREFIX)
+        ? current.path.slice(PREFIX.length)
+        : current.path;
+      samples.push({ target, family: current.family, path, ms, status });
       if (currentAction) currentAction.status = status;
     });
     instance.on('reqError', (err: unknown) => {
@@ -904,12 +922,15 @@ async function main(): Promise<number> {
           const target = targets[i % targets.length]!;
           // Each operator acts on its own customers, so two never race on one.
           const own = pools.members.filter((_, k) => k % tokens.length === i);
-          return runOperator(target, token, pools, own, samples, actions, failures, errors).then(
-            (r) => {
+          // Paced operators start at random instants of the first second: started together,
+          // each second's requests of all of them would arrive as one burst.
+          const start = OPERATOR_RPS > 0 ? sleep(Math.random() * 1000) : Promise.resolve();
+          return start
+            .then(() => runOperator(target, token, pools, own, samples, actions, failures, errors))
+            .then((r) => {
               perTarget.set(target, (perTarget.get(target) ?? 0) + r.requests.total);
               return r;
-            },
-          );
+            });
         }),
       ).then((r) => {
         operatorsEnd = performance.now();
@@ -949,7 +970,7 @@ async function main(): Promise<number> {
     console.log(`Load test: ${setup.description}`);
     console.log(
       `${seconds.toFixed(1)} s (the last webhook answered ${((loadEnd - operatorsEnd) / 1000).toFixed(1)} s after), ` +
-        `${OPERATORS} operators (one connection each, back to back), ` +
+        `${OPERATORS} operators (one connection each, ${OPERATOR_RPS > 0 ? `at most ${OPERATOR_RPS} request(s) a second each` : 'back to back'}), ` +
         `${WEBHOOK_RPS} webhooks/s, ${STREAMS} streams; ms, nearest rank`,
     );
     // The generator shares the machine with the servers: its own CPU is part of the picture.
@@ -979,6 +1000,22 @@ async function main(): Promise<number> {
         ` ${fmt(percentile(allMs, 95)).padStart(7)} ${fmt(percentile(allMs, 99)).padStart(7)}` +
         ` ${String(samples.filter((s) => s.status < 200 || s.status >= 300).length).padStart(8)}`,
     );
+    // Which requests make a family miss its goal: an expensive request alone, or any of them
+    // waiting behind the others.
+    for (const { family, label, goalMs } of FAMILIES) {
+      const rows = samples.filter((s) => s.family === family);
+      if (
+        rows.length === 0 ||
+        percentile(
+          rows.map((s) => s.ms),
+          95,
+        ) <= goalMs
+      )
+        continue;
+      console.log(`  ${label}, slowest:`);
+      for (const s of [...rows].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN))
+        console.log(`    ${fmt(s.ms).padStart(8)}  ${s.path}`);
+    }
     console.log('');
     const okWebhooks = sent.filter((w) => w.status === 200);
     const opRps = samples.length / seconds;
@@ -986,7 +1023,9 @@ async function main(): Promise<number> {
     console.log(
       `throughput: ${opRps.toFixed(1)} operator req/s + ${(answeredInTime / seconds).toFixed(1)} webhooks/s answered` +
         ` = ${((samples.length + answeredInTime) / seconds).toFixed(1)} req/s overall` +
-        `   (goal: two instances above one)`,
+        (OPERATOR_RPS > 0
+          ? `   (paced: the operators' rate is set; compare instances back to back)`
+          : `   (goal: two instances above one)`),
     );
     if (targets.length > 1)
       for (const t of targets) {
