@@ -230,9 +230,8 @@ export async function listSubscriptions(
 
   const db = readDbOf(deps);
   // The email sort index carries the email: with index-only scans the planner may test every
-  // entry of it rather than recheck the trigram index's matches on their wide rows (module doc
-  // of server/db/list.ts, 6). The Users list keeps them: its members rows are narrow, and its
-  // sorts by a subscription column read that column index-only.
+  // entry of it rather than recheck the trigram index's matches (module doc of
+  // server/db/list.ts, 6): 'ana' (4 % of the rows) 145–155 ms against 70–80 at 1M.
   const throughTrigrams =
     v.email !== undefined && (await readsThroughTrigrams(db, 'subscriptions', 'email', v.email));
   const list = await pagedList<DbSubscriptionRow>(db, {
