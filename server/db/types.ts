@@ -36,7 +36,7 @@ export type NotifyListener = (payload: string) => void;
 /** Options of Db.transaction. */
 export interface TransactionOptions {
   /**
-   * Settings of this transaction alone, as `SET LOCAL name = value` (e.g. a planner switch,
+   * Settings of this transaction alone, as `SET LOCAL name = 'value'` (e.g. a planner switch,
    * `{ enable_indexonlyscan: 'off' }`), applied before `fn` runs; on PostgreSQL they go with
    * BEGIN in one round trip. Names and values come from code, never from a request: a name must
    * match /^[a-z_]+$/ and a value /^[A-Za-z0-9_.]+$/, else the call throws before BEGIN
