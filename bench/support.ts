@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildServer } from '../scripts/build-server.mjs';
 import { openDatabase } from '../server/db';
-import type { Db } from '../server/db/types';
+import type { Db, TransactionOptions, Tx } from '../server/db/types';
 import { SEED_VERSION, seedDemoData } from '../server/seed';
 
 /** The p-th percentile (0..100) of `values` (nearest rank), in the values' unit; NaN when empty. */
@@ -24,7 +24,11 @@ export function percentile(values: number[], p: number): number {
   return sorted[rank - 1] ?? NaN;
 }
 
-/** A database proxy that records the SQL and parameters of every query (for --explain). */
+/**
+ * A database proxy that records the SQL and parameters of every query (for --explain), and of
+ * the queries of a transaction with planner settings (TransactionOptions.settings) with those
+ * settings; other transactions' statements (the writes of actions) are not recorded.
+ */
 export function recording(db: Db): { db: Db; log: QueryLog } {
   const log: QueryLog = [];
   const proxy = new Proxy(db, {
@@ -33,6 +37,23 @@ export function recording(db: Db): { db: Db; log: QueryLog } {
         return (sql: string, params: unknown[] = []) => {
           log.push({ sql, params });
           return target.query(sql, params);
+        };
+      }
+      if (prop === 'transaction') {
+        return <T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> => {
+          const settings = options?.settings;
+          if (!settings) return target.transaction(fn, options);
+          return target.transaction(
+            (tx) =>
+              fn({
+                ...tx,
+                query: (sql: string, params: unknown[] = []) => {
+                  log.push({ sql, params, settings });
+                  return tx.query(sql, params);
+                },
+              } as Tx),
+            options,
+          );
         };
       }
       const v = Reflect.get(target, prop, receiver);
@@ -151,7 +172,12 @@ export function cpuNote(db: Db): string {
 }
 
 /** The SQL and parameters of the statements one request sent (`recording`). */
-export type QueryLog = { sql: string; params: unknown[] }[];
+export type QueryLog = {
+  sql: string;
+  params: unknown[];
+  /** The settings of the transaction it ran in, when it had any (see recording). */
+  settings?: TransactionOptions['settings'];
+}[];
 
 /** Which rows --explain covers: none, the rows over budget (--explain), or all (--explain-all). */
 export type ExplainMode = 'off' | 'over' | 'all';
@@ -182,7 +208,8 @@ export function isOverBudget(row: BudgetRow): boolean {
  * Prints EXPLAIN (ANALYZE, BUFFERS) of each SELECT / WITH statement in `queries` (same
  * parameters; each statement runs once more), under the heading `title` → a summary of the scans
  * the plans use, in plan order, each once, e.g. 'members_updated_at_idx, Seq Scan on logs'.
- * Statements a handler sent inside a transaction are not in the log and not explained.
+ * A statement recorded with settings is explained in a transaction with the same settings;
+ * statements a handler sent inside other transactions are not in the log and not explained.
  */
 export async function explainQueries(db: Db, title: string, queries: QueryLog): Promise<string> {
   console.log(`\n=== ${title}`);
@@ -195,10 +222,12 @@ export async function explainQueries(db: Db, title: string, queries: QueryLog): 
       `  -- statement ${i + 1} of ${selects.length}: ${sql.length > 240 ? `${sql.slice(0, 240)}…` : sql}`,
     );
     if (q.params.length > 0) console.log(`  -- params: ${JSON.stringify(q.params).slice(0, 240)}`);
-    const plan = await db.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`,
-      q.params,
-    );
+    if (q.settings) console.log(`  -- in a transaction with ${JSON.stringify(q.settings)}`);
+    const explain = `EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`;
+    type Plan = { 'QUERY PLAN': string };
+    const plan = q.settings
+      ? await db.transaction((tx) => tx.query<Plan>(explain, q.params), { settings: q.settings })
+      : await db.query<Plan>(explain, q.params);
     for (const r of plan.rows) {
       const line = r['QUERY PLAN'];
       console.log(`  ${line}`);
