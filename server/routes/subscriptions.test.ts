@@ -1,7 +1,7 @@
 import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, countRows, freshDb, resetDb, spyDb, testApp, testDeps } from '../testing/app';
+import { call, countRows, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { startFakeDiscourse, type FakeDiscourse } from '../testing/fakeDiscourse';
 import {
   insertEvent,
@@ -9,6 +9,7 @@ import {
   insertSubscription,
   lemonSqueezyObject,
 } from '../testing/fixtures';
+import { expectTransactionSettings } from '../testing/planner';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { clickbankRoutes } from './clickbank';
 import {
@@ -152,33 +153,14 @@ describe('GET /subscriptions', () => {
           FROM customers WHERE email LIKE 'bulk%';
       ANALYZE subscriptions;
     `);
-    const seen: string[] = [];
-    const spied = testApp(
-      testDeps(
-        spyDb(db, {
-          transaction: (options) => seen.push(JSON.stringify(options?.settings ?? {})),
-        }),
-        NOW,
-      ),
-      [(d) => subscriptionsRoutes(d)],
-    );
     const steered = ['{"enable_indexonlyscan":"off"}'];
-    const cases: [string, number, number[], string[]][] = [
-      ['email=SAMPLE', 1, [3], steered], // one row of 64
-      ['email=nobody&sortKey=email', 0, [], steered],
-      ['email=bulk.test', 60, [], []], // 60 of 64: every entry of the email index is tested
-      ['email=e.c', 3, [4, 2, 1], []], // no trigram inside a word: the index would return every row
-      ['provider=clickbank', 1, [2], []],
-    ];
-    for (const [qs, total, first, settings] of cases) {
-      seen.length = 0;
-      const res = await call(spied, 'GET', `/subscriptions?${qs}&pageSize=3`);
-      expect(res.status).toBe(200);
-      const body = res.body as { rows: SubscriptionRowJson[]; total: number };
-      expect(body.total, qs).toBe(total);
-      if (first.length > 0) expect(ids(body), qs).toEqual(first);
-      expect(seen, qs).toEqual(settings);
-    }
+    await expectTransactionSettings(db, NOW, [(d) => subscriptionsRoutes(d)], '/subscriptions', [
+      ['email=SAMPLE&pageSize=3', 1, [3], steered], // one row of 64
+      ['email=nobody&sortKey=email&pageSize=3', 0, [], steered],
+      ['email=bulk.test&pageSize=3', 60, [], []], // 60 of 64: every entry of the email index is tested
+      ['email=e.c&pageSize=3', 3, [4, 2, 1], []], // no trigram inside a word: the index would return every row
+      ['provider=clickbank&pageSize=3', 1, [2], []],
+    ]);
   });
 
   it('pages with total', async () => {

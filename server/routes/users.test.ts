@@ -1,8 +1,9 @@
 import type { Db } from '../db/types';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, freshDb, resetDb, spyDb, testApp, testDeps } from '../testing/app';
+import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { insertCustomer, insertMember, insertSubscription } from '../testing/fixtures';
+import { expectTransactionSettings } from '../testing/planner';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { USER_SORT_KEYS, usersRoutes, type UserRowJson } from './users';
 
@@ -209,33 +210,14 @@ describe('GET /users', () => {
         SELECT id, 'cancelled', '2026-01-01' FROM customers WHERE email LIKE 'bulk%';
       ANALYZE members;
     `);
-    const seen: string[] = [];
-    const spied = testApp(
-      testDeps(
-        spyDb(db, {
-          transaction: (options) => seen.push(JSON.stringify(options?.settings ?? {})),
-        }),
-        NOW,
-      ),
-      [usersRoutes],
-    );
     const steered = ['{"enable_indexonlyscan":"off"}'];
-    const cases: [string, number, number[], string[]][] = [
-      ['email=SAMPLE', 1, [3], steered], // one member of 65
-      ['email=SAMPLE&sort=-email', 1, [3], steered],
-      ['email=SAMPLE&sort=cadence', 1, [3], []], // the sort reads the subscriptions' cadence
-      ['email=bulk.test', 60, [], []], // 60 of 65: every entry of the email index is tested
-      ['email=e.c', 4, [4, 2, 1, 5], []], // no trigram inside a word
-    ];
-    for (const [qs, total, first, settings] of cases) {
-      seen.length = 0;
-      const res = await call(spied, 'GET', `/users?${qs}&pageSize=4`);
-      expect(res.status).toBe(200);
-      const body = res.body as { rows: UserRowJson[]; total: number };
-      expect(body.total, qs).toBe(total);
-      if (first.length > 0) expect(ids(body), qs).toEqual(first);
-      expect(seen, qs).toEqual(settings);
-    }
+    await expectTransactionSettings(db, NOW, [usersRoutes], '/users', [
+      ['email=SAMPLE&pageSize=4', 1, [3], steered], // one member of 65
+      ['email=SAMPLE&sort=-email&pageSize=4', 1, [3], steered],
+      ['email=SAMPLE&sort=cadence&pageSize=4', 1, [3], []], // the sort reads the subscriptions' cadence
+      ['email=bulk.test&pageSize=4', 60, [], []], // 60 of 65: every entry of the email index is tested
+      ['email=e.c&pageSize=4', 4, [4, 2, 1, 5], []], // no trigram inside a word
+    ]);
   });
 
   it('sorts by a few keys as the scenario says (spot checks of the oracle)', async () => {
