@@ -3,12 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDb, resetDb, spyDb } from '../testing/app';
 import {
   containsPattern,
-  trigramSelective,
   listCountSql,
   pagedList,
   pagedListSql,
   rowCountSql,
   totalPagesOf,
+  trigramSelective,
   Where,
   type PagedListSpec,
 } from './list';

@@ -37,8 +37,8 @@ import {
   containsPattern,
   listCountSql,
   pagedList,
-  rowCountSql,
   readsThroughTrigrams,
+  rowCountSql,
   Where,
 } from '../db/list';
 import { badRequest, notFound } from '../errors';
