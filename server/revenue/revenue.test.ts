@@ -385,6 +385,70 @@ describe('hand-built histories', () => {
     await expectMatchesReference(segments, { ...q, plan: 'pro' });
   });
 
+  it('counts a customer of the start who churned once under a filter, whichever piece carries the churn', async () => {
+    const sub = (
+      customerId: number,
+      providerId: string,
+      at: string,
+      cadence: 'monthly' | 'yearly' = 'monthly',
+    ) =>
+      insertSubscription(db, {
+        customerId,
+        providerId,
+        cadence,
+        startDate: at,
+        updatedAt: at,
+        amountCents: cadence === 'yearly' ? 12000 : 1000,
+      });
+    const expire = (id: number, at: string) =>
+      change(id, `status = 'expired', ends_at = '${at}'`, at);
+    const start = '2026-01-05T10:00:00Z';
+    // A yearly and a monthly subscription ending at one instant: one churn, marked on the
+    // yearly piece (the lower subscription id), which a monthly filter does not keep.
+    const pair = await insertCustomer(db, 'pair@example.com', 'pair');
+    const pairYearly = await sub(pair, 'pair-y', start, 'yearly');
+    const pairMonthly = await sub(pair, 'pair-m', start);
+    await expire(pairYearly, '2026-02-15T10:00:00Z');
+    await expire(pairMonthly, '2026-02-15T10:00:00Z');
+    // Two monthly subscriptions ending at one instant: one customer churned, not two.
+    const twins = await insertCustomer(db, 'twins@example.com', 'twins');
+    const twin1 = await sub(twins, 'tw1', start);
+    const twin2 = await sub(twins, 'tw2', start);
+    await expire(twin1, '2026-02-15T10:00:00Z');
+    await expire(twin2, '2026-02-15T10:00:00Z');
+    // Monthly and yearly at the start; the monthly ends first, the yearly then churns the
+    // customer; back on a monthly plan, churned again in March. Under a monthly filter the only
+    // churn kept is the later one.
+    const mixed = await insertCustomer(db, 'mixed@example.com', 'mixed');
+    const mixedMonthly = await sub(mixed, 'mx-m', start);
+    const mixedYearly = await sub(mixed, 'mx-y', start, 'yearly');
+    await expire(mixedMonthly, '2026-02-05T10:00:00Z');
+    await expire(mixedYearly, '2026-02-10T10:00:00Z');
+    await expire(await sub(mixed, 'mx-m2', '2026-02-20T10:00:00Z'), '2026-03-20T10:00:00Z');
+
+    const segments = await storedSegments();
+    const q = { from: '2026-02-01', to: '2026-03-31', interval: 'day' };
+    // Customers of the start and churned, without a filter and under each filter, which the
+    // reference computes too. Upgrade (Basic until March) and downgrade (Pro) recur monthly at the
+    // start and stay; the three above churn under a filter that keeps a span of theirs at the
+    // start: all but twins under the yearly filter.
+    const counts: Array<[Record<string, string>, number, number]> = [
+      [{}, 5, 3],
+      [{ cadence: 'monthly' }, 5, 3],
+      [{ cadence: 'yearly' }, 2, 2],
+      [{ provider: 'lemonsqueezy' }, 5, 3],
+      [{ plan: 'pro' }, 4, 3],
+      [{ provider: 'lemonsqueezy', cadence: 'monthly' }, 5, 3],
+    ];
+    for (const [filters, customersStart, churned] of counts) {
+      const body = await expectMatchesReference(segments, { ...q, ...filters });
+      expect([body.customers_start, body.customers_churned], JSON.stringify(filters)).toEqual([
+        customersStart,
+        churned,
+      ]);
+    }
+  });
+
   it('lists the subscriptions behind a bar', async () => {
     const list = await get<{ rows: Array<{ email: string; kind: string; delta_cents: number }> }>(
       '/metrics/revenue/movements/2026-03-01?interval=month&kind=expansion',

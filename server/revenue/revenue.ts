@@ -182,7 +182,7 @@ export async function revenueOverview(
   );
   // The MRR statements and the customer statements are independent: two lanes, each one
   // statement at a time, so a request holds at most two pooled connections.
-  const [[startRows, rows, breakdown], customers] = await Promise.all([
+  const [[startRows, rows, breakdown, customersEndAt], customers] = await Promise.all([
     (async () => {
       const startRows = await db.query<{ currency: string; cadence: string; t: string }>(
         `SELECT u.currency, u.cadence, sum(u.t)::text AS t FROM ${startSource} u GROUP BY 1, 2`,
@@ -205,10 +205,15 @@ export async function revenueOverview(
           GROUP BY u.b, 2, 3`,
         rangeParams,
       );
-      return [startRows, rows, await mrrBreakdown(deps, r, missing)] as const;
+      const breakdown = await mrrBreakdown(deps, r, missing);
+      // The customers at the end ride this lane: the other follows the customers of the start
+      // through the range, the longest statement of the request under a filter.
+      const endCount = r.endMs === r.fromMs ? null : await customersAt(deps, r, r.endMs);
+      return [startRows, rows, breakdown, endCount] as const;
     })(),
     customerFigures(deps, r),
   ]);
+  const customersEnd = customersEndAt ?? customers.start;
   const start: Groups = new Map();
   for (const row of startRows.rows) addTo(start, row.currency, row.cadence, num(row.t));
 
@@ -285,7 +290,7 @@ export async function revenueOverview(
   for (const t of customers.retained) nrrNumerator += exactCents(t, config, missing);
   const months = (r.endMs - r.fromMs) / DAY_MS / (365.25 / 12);
   const customerChurnRate = customers.start > 0 ? customers.churned / customers.start : null;
-  const arpa = customers.end > 0 ? Math.round(mrrEnd / customers.end) : null;
+  const arpa = customersEnd > 0 ? Math.round(mrrEnd / customersEnd) : null;
   const monthlyChurn = customerChurnRate != null && months > 0 ? customerChurnRate / months : null;
   const ltv =
     arpa != null && monthlyChurn != null && monthlyChurn > 0
@@ -310,7 +315,7 @@ export async function revenueOverview(
     movements,
     mrr_series,
     customers_start: customers.start,
-    customers_end: customers.end,
+    customers_end: customersEnd,
     customers_churned: customers.churned,
     customer_churn_rate:
       customerChurnRate == null ? null : ratio(customers.churned, customers.start),
@@ -407,18 +412,18 @@ function retainedSql(r: RevenueRange): { sql: string; params: unknown[] } {
 }
 
 /**
- * Customers recurring at the start and at the end, those of the start who churned in the range,
- * and what the NRR numerator adds to the MRR at the start: the expansion − contraction − churn of
- * the customers recurring at the start (reactivations left out), as monthly groups of twelfths
- * per currency (`retained`, one per currency, in the statement's order). The counts come from
- * customersAt; one statement follows the movements of the customers of the start (none when
- * there are none): without filters retainedSql's; under filters the customers of the start are
- * those with a matching span recurring then, which the planner probes or hashes.
+ * Customers recurring at the start, those of them who churned in the range, and what the NRR
+ * numerator adds to the MRR at the start: the expansion − contraction − churn of the customers
+ * recurring at the start (reactivations left out), as monthly groups of twelfths per currency
+ * (`retained`, one per currency, in the statement's order). The count comes from customersAt;
+ * one statement follows the movements of the customers of the start (none when there are none):
+ * without filters retainedSql's; under filters the customers of the start are those with a
+ * matching span recurring then, which the planner probes or hashes.
  */
 async function customerFigures(
   deps: AppDeps,
   r: RevenueRange,
-): Promise<{ start: number; end: number; churned: number; retained: Groups[] }> {
+): Promise<{ start: number; churned: number; retained: Groups[] }> {
   const db = readDbOf(deps);
   const customersStart = await customersAt(deps, r, r.fromMs);
   let churned = 0;
@@ -427,6 +432,7 @@ async function customerFigures(
   if (customersStart > 0) {
     const params: unknown[] = [new Date(r.fromMs).toISOString(), new Date(r.endMs).toISOString()];
     const mf = filterSql(r, [...params], 'm');
+    const pf = filterSql(r, [...params], 'p');
     const sf = filterSql(r, params, 's');
     const unfiltered = mf.where.length === 0 ? retainedSql(r) : null;
     // Both sides are read off indexes keyed (provider, cadence, time) (migration 039): a filter
@@ -440,36 +446,52 @@ async function customerFigures(
       mf.where.push(`m.${column} = ANY($${params.length}::text[])`);
       sf.where.push(`s.${column} = ANY($${params.length}::text[])`);
     }
-    // The movement filters reuse the span filters' parameters (same values, same order).
+    const and = (where: string[]) => where.map((w) => `AND ${w}`).join(' ');
+    const startSpan = (c: string) =>
+      `SELECT 1 FROM revenue_spans s WHERE s.customer_id = ${c}.customer_id AND ${recursAt('s', '$1')} ${and(sf.where)}`;
+    // The movement and probe filters reuse the span filters' parameters (same values, same order).
+    // The first branch sums in the parallel workers, per currency: the numerator, and the churned
+    // customers counted by their churn's flip piece in the streak covering the start (migration
+    // 044). The second counts the rest distinct, less the customers the first counted.
     const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
       unfiltered?.sql ??
-        `WITH m0 AS MATERIALIZED (
-         SELECT m.customer_id, m.currency, m.delta_twelfths, m.kind_alone, ${mf.kind} AS kind
-           FROM revenue_movements m
-          WHERE m.at >= $1 AND m.at < $2 ${mf.where.map((w) => `AND ${w}`).join(' ')}
-            -- Only the movements read below (expansion, contraction and churn; a piece of a split
-            -- change has kind_net among them too), and only those of customers who first recurred
-            -- at or before the start (migration 028): a customer recurring under a filter recurs,
-            -- so the others cannot count. The probe then applies the filters.
-            AND m.kind_alone IN ('expansion', 'contraction', 'churn') AND m.first_from <= $1
-            AND EXISTS (SELECT 1 FROM revenue_spans s
-                         WHERE s.customer_id = m.customer_id AND ${recursAt('s', '$1')}
-                               ${sf.where.map((w) => `AND ${w}`).join(' ')})
+        `WITH rest AS MATERIALIZED (
+         SELECT m.customer_id FROM revenue_movements m
+          WHERE m.kind_alone = 'churn' AND (m.flip = 0 OR m.streak_from > m.first_from)
+            AND m.at >= $1 AND m.at < $2 ${and(mf.where)}
+            AND m.first_from <= $1 AND NOT (m.flip = -1 AND m.streak_from <= $1)
        )
-       SELECT currency, sum(delta_twelfths)::text AS t,
-              (SELECT count(DISTINCT customer_id) FROM m0 WHERE kind_alone = 'churn')::int AS churned
-         FROM m0 WHERE kind IN ('expansion', 'contraction', 'churn')
-        GROUP BY ROLLUP (currency)`,
+       SELECT m.currency,
+              (sum(m.delta_twelfths) FILTER (WHERE ${mf.kind} IN ('expansion', 'contraction', 'churn')))::text AS t,
+              (count(*) FILTER (WHERE m.kind_alone = 'churn' AND m.flip = -1 AND m.streak_from <= $1))::int AS churned
+         FROM revenue_movements m
+        WHERE m.at >= $1 AND m.at < $2 ${and(mf.where)}
+          -- Only the movements read here (expansion, contraction and churn; a piece of a split
+          -- change has kind_net among them too), and only those of customers who first recurred
+          -- at or before the start (migration 028): a customer recurring under a filter recurs,
+          -- so the others cannot count. The probe then applies the filters.
+          AND m.kind_alone IN ('expansion', 'contraction', 'churn') AND m.first_from <= $1
+          AND EXISTS (${startSpan('m')})
+        GROUP BY 1
+       UNION ALL
+       -- Probed one by one (an aggregate, not LIMIT 1, so each probe keys on the customer).
+       SELECT NULL, NULL, (count(DISTINCT x.customer_id))::int
+         FROM rest x
+        WHERE (SELECT count(*) FROM (${startSpan('x')}) y) > 0
+          AND (SELECT count(*) FROM revenue_movements p
+                WHERE p.customer_id = x.customer_id AND p.kind_alone = 'churn' AND p.flip = -1
+                  AND p.streak_from <= $1 AND p.at >= $1 AND p.at < $2 ${and(pf.where)}) = 0`,
       unfiltered?.params ?? params,
     );
     for (const row of res.rows) {
-      // The ROLLUP's total row (currency null) carries the count of customers churned.
-      if (row.currency == null) churned = row.churned;
-      else retained.push(new Map([[key(row.currency, 'monthly'), num(row.t)]]));
+      // Without filters the ROLLUP's total row (currency null) carries the customers churned;
+      // under filters every row carries its part of them.
+      if (!unfiltered || row.currency == null) churned += row.churned;
+      if (row.currency != null && row.t != null)
+        retained.push(new Map([[key(row.currency, 'monthly'), num(row.t)]]));
     }
   }
-  const end = r.endMs === r.fromMs ? customersStart : await customersAt(deps, r, r.endMs);
-  return { start: customersStart, end, churned, retained };
+  return { start: customersStart, churned, retained };
 }
 
 /**
