@@ -91,6 +91,9 @@ async function main(): Promise<void> {
   const email = pick.rows[0]?.email ?? 'nobody@example.com';
   const rare = email.slice(email.indexOf('+'), email.indexOf('@') + 1); // '+12345@': one customer
   const common = email.split('.')[0] ?? 'a'; // a first name: many customers
+  // Across the first '.' ('o.n'): a trigram only in the joined index (migration 047).
+  const dot = email.indexOf('.');
+  const across = email.slice(Math.max(0, dot - 1), dot + 2);
 
   const queries: [string, string][] = MATRIX
     ? loadMatrix()
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
         ['users: default page', '/users'],
         [`users: email ~ '${rare}'`, `/users?email=${encodeURIComponent(rare)}`],
         [`users: email ~ '${common}'`, `/users?email=${encodeURIComponent(common)}`],
+        [`users: email ~ '${across}'`, `/users?email=${encodeURIComponent(across)}`],
         ['users: provider+status', '/users?provider=lemonsqueezy&provider_status=past_due'],
         ['users: mg_status=scheduled', '/users?mg_status=scheduled'],
         ['users: expiry range', '/users?exp_from=2026-11-01&exp_to=2026-12-31'],
@@ -122,6 +126,7 @@ async function main(): Promise<void> {
         ['subs: default page', '/subscriptions'],
         [`subs: email ~ '${rare}'`, `/subscriptions?email=${encodeURIComponent(rare)}`],
         [`subs: email ~ '${common}'`, `/subscriptions?email=${encodeURIComponent(common)}`],
+        [`subs: email ~ '${across}'`, `/subscriptions?email=${encodeURIComponent(across)}`],
         ['subs: provider+status', '/subscriptions?provider=clickbank&provider_status=cancelled'],
         ['subs: renew range', '/subscriptions?renew_from=2026-12-01&renew_to=2026-12-07'],
         ['subs: expire range', '/subscriptions?expire_from=2026-11-01&expire_to=2026-11-30'],

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDb, resetDb, spyDb } from '../testing/app';
 import {
   containsPattern,
+  emailTrigramText,
   listCountSql,
   pagedList,
   pagedListSql,
@@ -101,6 +102,33 @@ describe('totalPagesOf and containsPattern', () => {
   it('tells a text with a trigram inside a word (three letters or digits in a row)', () => {
     const texts = ['ana', 'n.pet', '+123@', 'Zoë', 'łódź', 'ab', 'a.b', '+1@', '12', 'a_b%c', ''];
     expect(texts.filter(trigramSelective)).toEqual(['ana', 'n.pet', '+123@', 'Zoë', 'łódź']);
+  });
+});
+
+describe('emailTrigramText', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await freshDb();
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('turns the punctuation into digits as SQL email_trigram_text does (migration 047)', async () => {
+    const texts = [
+      'ann.lee+1@x.test',
+      'a_b-c',
+      "o'neil!#$%&*/=?^`{|}~@ex.io",
+      'Zoë.ŁÓDŹ',
+      '\\%_',
+      '',
+    ];
+    const sql = await db.query<{ t: string }>(
+      'SELECT email_trigram_text(x) AS t FROM unnest($1::text[]) WITH ORDINALITY u(x, n) ORDER BY n',
+      [texts],
+    );
+    expect(texts.map(emailTrigramText)).toEqual(sql.rows.map((r) => r.t));
+    expect(emailTrigramText('ann.lee+1@x.test')).toBe('ann0lee112x0test');
   });
 });
 

@@ -158,7 +158,9 @@ describe('GET /subscriptions', () => {
       ['email=SAMPLE&pageSize=3', 1, [3], steered], // one row of 64
       ['email=nobody&sortKey=email&pageSize=3', 0, [], steered],
       ['email=bulk.test&pageSize=3', 60, [], []], // 60 of 64: every entry of the email index is tested
-      ['email=e.c&pageSize=3', 3, [4, 2, 1], []], // no trigram inside a word: the index would return every row
+      // Across the address's punctuation: 'e0c' is a trigram of the index (migration 047).
+      ['email=e.c&pageSize=3', 3, [4, 2, 1], steered],
+      ['email=e.&pageSize=3', 4, [4, 3, 2], []], // 'e0': no trigram inside a word, the index would return every row
       ['provider=clickbank&pageSize=3', 1, [2], []],
     ]);
   });

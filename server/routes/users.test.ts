@@ -201,6 +201,26 @@ describe('GET /users', () => {
     },
   );
 
+  it('matches a fragment across the punctuation exactly, never a digit the index stands in for it', async () => {
+    // email_trigram_text holds both addresses as 'ann0lee112x0test' (migration 047): the index
+    // returns both for any fragment of them, the exact match keeps the right ones.
+    for (const email of ['ann.lee+1@x.test', 'ann0lee11@x.test']) {
+      const customerId = await insertCustomer(db, email);
+      await insertMember(db, {
+        customerId,
+        subscriptionId: null,
+        mgStatus: 'cancelled',
+        updatedAt: '2026-11-01T00:00:00Z',
+      });
+    }
+    const emails = async (qs: string) => (await list(qs)).rows.map((r) => r.email);
+    expect(await emails('email=n.le')).toEqual(['ann.lee+1@x.test']);
+    expect(await emails('email=N0LE')).toEqual(['ann0lee11@x.test']);
+    expect(await emails('email=e%2B1%40')).toEqual(['ann.lee+1@x.test']);
+    expect(await emails('email=e11')).toEqual(['ann0lee11@x.test']);
+    expect((await emails('email=x.t')).sort()).toEqual(['ann.lee+1@x.test', 'ann0lee11@x.test']);
+  });
+
   it('reads an email fragment through its trigram index when the planner expects few matches', async () => {
     // 60 more members, so that one match is a small share of the rows and the planner's
     // estimates follow statistics.
@@ -216,7 +236,9 @@ describe('GET /users', () => {
       ['email=SAMPLE&sort=-email&pageSize=4', 1, [3], steered],
       ['email=SAMPLE&sort=cadence&pageSize=4', 1, [3], []], // the sort reads the subscriptions' cadence
       ['email=bulk.test&pageSize=4', 60, [], []], // 60 of 65: every entry of the email index is tested
-      ['email=e.c&pageSize=4', 4, [4, 2, 1, 5], []], // no trigram inside a word
+      // Across the address's punctuation: 'e0c' is a trigram of the index (migration 047).
+      ['email=e.c&pageSize=4', 4, [4, 2, 1, 5], steered],
+      ['email=e.&pageSize=4', 5, [4, 2, 1, 3], []], // 'e0': no trigram inside a word
     ]);
   });
 

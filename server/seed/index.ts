@@ -217,12 +217,18 @@ export async function seedDemoData(
     // Secondary indexes build several times faster in one sorted pass than row by row (the
     // trigram GINs most of all): drop the bulk tables' plain indexes for the COPY and recreate
     // them from their own definitions. Constraint indexes (keys, uniques) stay, so the COPY still
-    // checks them.
-    const bulkIndexes = await tx.query<{ name: string; def: string }>(
-      `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i
+    // checks them. A column's statistics target (ALTER INDEX … SET STATISTICS, migration 047) is
+    // no part of the definition: it is set again after.
+    const bulkIndexes = await tx.query<{ name: string; def: string; targets: string[] }>(
+      `SELECT i.indexname AS name, i.indexdef AS def,
+              ARRAY(SELECT format('ALTER INDEX %I ALTER COLUMN %s SET STATISTICS %s',
+                                  i.indexname, a.attnum, a.attstattarget)
+                      FROM pg_attribute a
+                     WHERE a.attrelid = x.oid AND a.attstattarget > 0 ORDER BY a.attnum) AS targets
+         FROM pg_indexes i
+         CROSS JOIN LATERAL (SELECT to_regclass(quote_ident(i.schemaname) || '.' || quote_ident(i.indexname)) AS oid) x
         WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint c
-                           WHERE c.conindid = to_regclass(quote_ident(i.schemaname) || '.' || quote_ident(i.indexname)))`,
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.oid)`,
       [BULK_TABLES],
     );
     for (const ix of bulkIndexes.rows) await tx.exec(`DROP INDEX "${ix.name}"`);
@@ -255,7 +261,10 @@ export async function seedDemoData(
     await copying;
     // The inbox's history comes from the copied rows (./webhooks.ts), before its indexes return.
     summary.webhookDeliveries = await seedWebhookHistory(tx, opts.now);
-    for (const ix of bulkIndexes.rows) await tx.exec(ix.def);
+    for (const ix of bulkIndexes.rows) {
+      await tx.exec(ix.def);
+      for (const target of ix.targets) await tx.exec(target);
+    }
     await triggersOn();
     await tx.query('SELECT metrics_rollup_rebuild()');
     // The month counts behind the overview's access figures (021), off for the COPY too.

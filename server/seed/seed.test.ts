@@ -782,6 +782,20 @@ describe('seeded data', () => {
     expect(await checksum()).toBe(before);
   });
 
+  it("rebuilds the indexes it dropped for the COPY with their columns' statistics targets", async () => {
+    const r = await db.query<{ name: string; target: number }>(
+      `SELECT c.relname AS name, a.attstattarget::int AS target
+         FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = 1
+        WHERE c.relname IN ('members_email_joined_trgm_idx', 'subscriptions_email_joined_trgm_idx')
+        ORDER BY 1`,
+    );
+    // Migration 047 sets them; the plain indexes of the bulk tables are dropped and rebuilt.
+    expect(r.rows).toEqual([
+      { name: 'members_email_joined_trgm_idx', target: 300 },
+      { name: 'subscriptions_email_joined_trgm_idx', target: 300 },
+    ]);
+  });
+
   it('moves id sequences past the seeded rows', async () => {
     const r = await db.query<{ id: number }>(
       "INSERT INTO customers (email, name) VALUES ('new.customer@example.com', 'New') RETURNING id",
