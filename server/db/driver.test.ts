@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb } from '../testing/app';
+import { vacuumAfter } from './index';
 import { PgPoolDb } from './postgres';
 import { testDatabaseUrl } from '../testing/database';
 import type { Db } from './types';
@@ -221,5 +222,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PgPoolDb (PostgreSQL only)', () =
     await expect(other.exec('SELECT 1')).rejects.toThrow(/database is closed/);
     await expect(other.transaction(async () => 1)).rejects.toThrow(/database is closed/);
     await expect(other.listen('x', () => undefined)).rejects.toThrow(/database is closed/);
+  });
+});
+
+describe('vacuumAfter', () => {
+  it("reads the tables of a migration's `-- vacuum after:` lines, and nothing else", () => {
+    const sql = `-- vacuum after: revenue_movements
+ALTER TABLE a ADD COLUMN b INT; -- vacuum after: not_a_line_start
+-- vacuum after: spans, members_2
+--  vacuum after: indented
+-- vacuum after: bad-name`;
+    expect(vacuumAfter(sql)).toEqual(['revenue_movements', 'spans', 'members_2']);
+    expect(vacuumAfter('SELECT 1')).toEqual([]);
   });
 });

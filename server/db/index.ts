@@ -177,7 +177,23 @@ export async function openReadReplica(
 /** pg_advisory_lock key (two int4) held while one instance migrates a PostgreSQL database: 'mg' 1. */
 export const MIGRATION_LOCK: readonly [number, number] = [0x6d67, 1];
 
-/** Applies every migration not yet recorded; returns the versions applied now. */
+/**
+ * The tables a migration asks to have vacuumed once it has committed, from its lines
+ * `-- vacuum after: table_a, table_b`. A migration that rewrites a table (ALTER COLUMN … TYPE …
+ * USING) leaves its visibility map empty, so every index-only scan of it reads the table as well
+ * until a VACUUM, which autovacuum starts only after enough rows change; VACUUM cannot run inside
+ * the migration's transaction.
+ */
+export function vacuumAfter(sql: string): string[] {
+  return [
+    ...sql.matchAll(/^-- vacuum after: ([a-z_][a-z0-9_]*(?:, [a-z_][a-z0-9_]*)*)$/gm),
+  ].flatMap((m) => (m[1] ?? '').split(', '));
+}
+
+/**
+ * Applies every migration not yet recorded, each in its own transaction, then vacuums and analyses
+ * the tables they ask for (vacuumAfter); returns the versions applied now.
+ */
 export async function migrate(db: Db): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
@@ -190,6 +206,7 @@ export async function migrate(db: Db): Promise<string[]> {
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .sort();
   const applied: string[] = [];
+  const vacuum = new Set<string>();
   for (const file of files) {
     const version = file.replace(/\.sql$/, '');
     if (done.has(version)) continue;
@@ -199,6 +216,8 @@ export async function migrate(db: Db): Promise<string[]> {
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
     });
     applied.push(version);
+    for (const table of vacuumAfter(sql)) vacuum.add(table);
   }
+  if (vacuum.size > 0) await db.exec(`VACUUM (ANALYZE) ${[...vacuum].join(', ')}`);
   return applied;
 }

@@ -449,30 +449,65 @@ async function customerFigures(
     const and = (where: string[]) => where.map((w) => `AND ${w}`).join(' ');
     const startSpan = (c: string) =>
       `SELECT 1 FROM revenue_spans s WHERE s.customer_id = ${c}.customer_id AND ${recursAt('s', '$1')} ${and(sf.where)}`;
+    // Only the movements read here (expansion, contraction and churn; a piece of a split change
+    // has kind_net among them too), and only those of customers who first recurred at or before
+    // the start (migration 028): a customer recurring under a filter recurs, so the others cannot
+    // count.
+    const read = `m.at >= $1 AND m.at < $2 ${and(mf.where)}
+          AND m.kind_alone IN ('expansion', 'contraction', 'churn') AND m.first_from <= $1`;
+    // Per currency: the numerator, and the churned customers counted by their churn's flip piece
+    // in the streak covering the start (migration 044).
+    const sums = `m.currency,
+              (sum(m.delta_twelfths) FILTER (WHERE ${mf.kind} IN ('expansion', 'contraction', 'churn')))::text AS t,
+              (count(*) FILTER (WHERE m.kind_alone = 'churn' AND m.flip = -1 AND m.streak_from <= $1))::int AS churned`;
     // The movement and probe filters reuse the span filters' parameters (same values, same order).
-    // The first branch sums in the parallel workers, per currency: the numerator, and the churned
-    // customers counted by their churn's flip piece in the streak covering the start (migration
-    // 044). The second counts the rest distinct, less the customers the first counted.
+    // Under a plan filter every movement is probed: the planner hashes the spans recurring at the
+    // start. Under a provider or cadence filter alone, a movement whose customer's spans all share
+    // its provider and cadence (migration 048's uniform bits: 1 provider, 2 cadence) recurred
+    // under the filters at the start when the customer did: when its streak began at or before
+    // it, but for a churn at the start itself, which ends every span then. The first branch sums
+    // those in the parallel workers, with no probe. The next two probe the others: the customers
+    // mixed in a filtered dimension (off revenue_movements_mixed_idx), and the uniform ones in a
+    // later streak (few: read off revenue_movements_restreak_idx of migration 029 before the
+    // filters, else the planner reads the filter's whole slice of the range for them); a churn
+    // at the start of a uniform customer in its first streak is in neither, and no span recurs
+    // then. The last counts the churned customers the flip pieces miss, distinct, less those
+    // already counted.
+    let later = '';
+    let branches = `SELECT ${sums} FROM revenue_movements m WHERE ${read} AND EXISTS (${startSpan('m')}) GROUP BY 1`;
+    if (!r.plan) {
+      const bits = (r.provider ? 1 : 0) | (r.cadence ? 2 : 0);
+      params.push(bits);
+      const g = `$${params.length}::smallint`;
+      params.push([0, 1, 2].filter((u) => (u & bits) !== bits));
+      const mixed = `$${params.length}::smallint[]`;
+      later = `later AS MATERIALIZED (
+         SELECT m.* FROM revenue_movements m
+          WHERE m.kind_alone IN ('expansion', 'contraction', 'churn') AND m.streak_from > m.first_from
+            AND m.at >= $1 AND m.at < $2 AND m.first_from <= $1 AND m.streak_from > $1
+       ),`;
+      branches = `SELECT ${sums} FROM revenue_movements m
+        WHERE ${read} AND (m.uniform & ${g}) = ${g} AND m.streak_from <= $1
+          AND NOT (m.at = $1 AND m.kind_alone = 'churn')
+        GROUP BY 1
+       UNION ALL
+       SELECT ${sums} FROM revenue_movements m
+        WHERE ${read} AND m.uniform <> 3 AND m.uniform = ANY(${mixed}) AND EXISTS (${startSpan('m')})
+        GROUP BY 1
+       UNION ALL
+       SELECT ${sums} FROM later m
+        WHERE ${read} AND (m.uniform & ${g}) = ${g} AND EXISTS (${startSpan('m')})
+        GROUP BY 1`;
+    }
     const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
       unfiltered?.sql ??
-        `WITH rest AS MATERIALIZED (
+        `WITH ${later} rest AS MATERIALIZED (
          SELECT m.customer_id FROM revenue_movements m
           WHERE m.kind_alone = 'churn' AND (m.flip = 0 OR m.streak_from > m.first_from)
             AND m.at >= $1 AND m.at < $2 ${and(mf.where)}
             AND m.first_from <= $1 AND NOT (m.flip = -1 AND m.streak_from <= $1)
        )
-       SELECT m.currency,
-              (sum(m.delta_twelfths) FILTER (WHERE ${mf.kind} IN ('expansion', 'contraction', 'churn')))::text AS t,
-              (count(*) FILTER (WHERE m.kind_alone = 'churn' AND m.flip = -1 AND m.streak_from <= $1))::int AS churned
-         FROM revenue_movements m
-        WHERE m.at >= $1 AND m.at < $2 ${and(mf.where)}
-          -- Only the movements read here (expansion, contraction and churn; a piece of a split
-          -- change has kind_net among them too), and only those of customers who first recurred
-          -- at or before the start (migration 028): a customer recurring under a filter recurs,
-          -- so the others cannot count. The probe then applies the filters.
-          AND m.kind_alone IN ('expansion', 'contraction', 'churn') AND m.first_from <= $1
-          AND EXISTS (${startSpan('m')})
-        GROUP BY 1
+       ${branches}
        UNION ALL
        -- Probed one by one (an aggregate, not LIMIT 1, so each probe keys on the customer).
        SELECT NULL, NULL, (count(DISTINCT x.customer_id))::int

@@ -116,6 +116,13 @@ function expectedCustomerChanges(all: Span[]) {
  */
 async function expectStreaksInStep(): Promise<void> {
   const streaks = new Map<number, Array<[number, number | null]>>();
+  // Migration 048's bits: the customer's spans share one provider (1), one cadence (2).
+  const values = new Map<number, Array<Set<string>>>();
+  for (const s of await spans()) {
+    const v = values.get(s.customer) ?? [new Set(), new Set()];
+    [s.provider, s.cadence].forEach((x, i) => v[i]?.add(x));
+    values.set(s.customer, v);
+  }
   for (const s of [...(await spans())].sort((a, b) => a.from - b.from)) {
     const list = streaks.get(s.customer) ?? [];
     const last = list.at(-1);
@@ -129,17 +136,24 @@ async function expectStreaksInStep(): Promise<void> {
     at: Date;
     first_from: Date;
     streak_from: Date;
-  }>('SELECT customer_id, at, first_from, streak_from FROM revenue_movements');
+    uniform: number;
+  }>('SELECT customer_id, at, first_from, streak_from, uniform FROM revenue_movements');
   for (const m of stored.rows) {
     const list = streaks.get(Number(m.customer_id)) ?? [];
     const t = new Date(m.at).getTime();
     const streak = list.find(([from, to]) => from <= t && (to === null || t <= to));
+    const uniform = (values.get(Number(m.customer_id)) ?? []).reduce(
+      (bits, set, i) => bits | (set.size === 1 ? 1 << i : 0),
+      0,
+    );
     expect({
       first: new Date(m.first_from).getTime(),
       streak: new Date(m.streak_from).getTime(),
+      uniform: m.uniform,
     }).toEqual({
       first: list[0]?.[0],
       streak: streak?.[0],
+      uniform,
     });
   }
 }
@@ -290,12 +304,19 @@ describe('revenue roll-ups of migrations 018 and 029 and the streaks of 028', ()
       DELETE FROM schema_migrations WHERE version = '018_revenue_rollups';`);
     expect(await migrate(db)).toEqual(['018_revenue_rollups']);
     await expectRollupsInStep();
-    // And before 028: its columns filled from the movements already stored.
+    // And before 028: its columns filled from the movements already stored (048 runs again
+    // after it: 028 redefines the recomputation without 048's column).
     await db.exec(`
-      ALTER TABLE revenue_movements DROP COLUMN first_from, DROP COLUMN streak_from;
-      DELETE FROM schema_migrations WHERE version = '028_revenue_streaks';`);
-    expect(await migrate(db)).toEqual(['028_revenue_streaks']);
+      ALTER TABLE revenue_movements DROP COLUMN first_from, DROP COLUMN streak_from, DROP COLUMN uniform;
+      DELETE FROM schema_migrations WHERE version IN ('028_revenue_streaks', '048_revenue_uniform_customers');`);
+    expect(await migrate(db)).toEqual(['028_revenue_streaks', '048_revenue_uniform_customers']);
     await expectRollupsInStep();
+    // 048 rewrites the table; the runner vacuums it after the commit (vacuumAfter).
+    const vacuumed = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_user_tables
+        WHERE relname = 'revenue_movements' AND last_vacuum > now() - interval '1 minute'`,
+    );
+    expect(vacuumed.rows[0]?.n).toBe(1);
     // And before 029: its roll-up filled from the movements already stored.
     await db.exec(`
       DROP TABLE revenue_retained_daily;
