@@ -476,9 +476,11 @@ async function customerFigures(
     let later = '';
     let branches = `SELECT ${sums} FROM revenue_movements m WHERE ${read} AND EXISTS (${startSpan('m')}) GROUP BY 1`;
     if (!r.plan) {
+      // The values of uniform that share the filtered dimensions, and those that do not (a list,
+      // not a bit test, so that the planner estimates it from the column's statistics).
       const bits = (r.provider ? 1 : 0) | (r.cadence ? 2 : 0);
-      params.push(bits);
-      const g = `$${params.length}::smallint`;
+      params.push([0, 1, 2, 3].filter((u) => (u & bits) === bits));
+      const uniform = `$${params.length}::smallint[]`;
       params.push([0, 1, 2].filter((u) => (u & bits) !== bits));
       const mixed = `$${params.length}::smallint[]`;
       later = `later AS MATERIALIZED (
@@ -487,7 +489,7 @@ async function customerFigures(
             AND m.at >= $1 AND m.at < $2 AND m.first_from <= $1 AND m.streak_from > $1
        ),`;
       branches = `SELECT ${sums} FROM revenue_movements m
-        WHERE ${read} AND (m.uniform & ${g}) = ${g} AND m.streak_from <= $1
+        WHERE ${read} AND m.uniform = ANY(${uniform}) AND m.streak_from <= $1
           AND NOT (m.at = $1 AND m.kind_alone = 'churn')
         GROUP BY 1
        UNION ALL
@@ -496,7 +498,7 @@ async function customerFigures(
         GROUP BY 1
        UNION ALL
        SELECT ${sums} FROM later m
-        WHERE ${read} AND (m.uniform & ${g}) = ${g} AND EXISTS (${startSpan('m')})
+        WHERE ${read} AND m.uniform = ANY(${uniform}) AND EXISTS (${startSpan('m')})
         GROUP BY 1`;
     }
     const res = await db.query<{ currency: string | null; t: string | null; churned: number }>(
