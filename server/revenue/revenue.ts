@@ -482,6 +482,8 @@ async function customerFigures(
       params.push([0, 1, 2, 3].filter((u) => (u & bits) === bits));
       const uniform = `$${params.length}::smallint[]`;
       params.push([0, 1, 2].filter((u) => (u & bits) !== bits));
+      // With the partial index's own condition beside it (uniform <> 3), which the list implies,
+      // so that the planner reads revenue_movements_mixed_idx.
       const mixed = `$${params.length}::smallint[]`;
       later = `later AS MATERIALIZED (
          SELECT m.* FROM revenue_movements m
