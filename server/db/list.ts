@@ -569,6 +569,8 @@ export function emailTrigramText(text: string): string {
 
 /** The email filter of a list (emailContains). */
 export interface EmailFilter {
+  /** The alias of the list's table the condition reads (emailContains's `alias`). */
+  alias: string;
   /** The condition, for Where.add with `values`. */
   sql: string;
   values: string[];
@@ -592,12 +594,13 @@ export function emailContains(alias: string, text: string): EmailFilter {
   const pattern = containsPattern(text);
   const exact = `${alias}.email LIKE ? ESCAPE '\\'`;
   const lower = text.toLowerCase();
-  if (trigramSelective(lower)) return { sql: exact, values: [pattern], indexed: exact };
+  if (trigramSelective(lower)) return { alias, sql: exact, values: [pattern], indexed: exact };
   if (!trigramSelective(emailTrigramText(lower))) {
-    return { sql: exact, values: [pattern], indexed: null };
+    return { alias, sql: exact, values: [pattern], indexed: null };
   }
   const joined = `email_trigram_text(${alias}.email) LIKE email_trigram_text(?) ESCAPE '\\'`;
   return {
+    alias,
     sql: `${joined} AND strpos(${alias}.email, ?) > 0`,
     values: [pattern, lower],
     indexed: joined,
@@ -614,22 +617,21 @@ export function emailContains(alias: string, text: string): EmailFilter {
 export const TRIGRAM_MAX_SHARE = 0.1;
 
 /**
- * True when the planner should read an email filter on `table` (alias `alias`, as emailContains
- * was given) through its trigram index: a trigram index narrows it (EmailFilter.indexed) and the
- * planner's own estimate of that part's matches (EXPLAIN, whose LIKE estimates follow the
- * statistics of the column or the indexed expression) is under TRIGRAM_MAX_SHARE of the table's
- * kept row count. Two statements side by side (one round trip on the pool).
+ * True when the planner should read an email filter (emailContains) on `table` through its
+ * trigram index: a trigram index narrows it (EmailFilter.indexed) and the planner's own estimate
+ * of that part's matches (EXPLAIN, whose LIKE estimates follow the statistics of the column or the
+ * indexed expression) is under TRIGRAM_MAX_SHARE of the table's kept row count. Two statements
+ * side by side (one round trip on the pool).
  */
 export async function readsThroughTrigrams(
   db: Db,
   table: RowCountedTable,
-  alias: string,
   filter: EmailFilter,
 ): Promise<boolean> {
   if (filter.indexed === null) return false;
   const [plan, rows] = await Promise.all([
     db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} ${alias} WHERE ${filter.indexed.replace('?', '$1')}`,
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} ${filter.alias} WHERE ${filter.indexed.replace('?', '$1')}`,
       [filter.values[0]],
     ),
     db.query<{ n: number }>(`SELECT ${rowCountSql(table)} AS n`),

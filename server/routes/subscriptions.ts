@@ -234,7 +234,7 @@ export async function listSubscriptions(
   // entry of it rather than recheck the trigram index's matches (module doc of
   // server/db/list.ts, 6): 'ana' (4 % of the rows) 145–155 ms against 70–80 at 1M.
   const throughTrigrams =
-    email !== undefined && (await readsThroughTrigrams(db, 'subscriptions', 's', email));
+    email !== undefined && (await readsThroughTrigrams(db, 'subscriptions', email));
   const list = await pagedList<DbSubscriptionRow>(db, {
     from: 'subscriptions s',
     id: 's.id',

@@ -284,7 +284,7 @@ export async function listUsers(
   const throughTrigrams =
     email !== undefined &&
     subType === undefined &&
-    (await readsThroughTrigrams(db, 'members', 'm', email));
+    (await readsThroughTrigrams(db, 'members', email));
   const list = await pagedList<DbUserRow>(db, {
     from: 'members m',
     id: 'm.id',
