@@ -44,10 +44,11 @@
  *    matches are not sparse, the page is read in sort order off it with no sample, skipping
  *    the rows that do not match without reading them.
  *    Range totals: when every filter came through `Where.range` (a date range on the list's own
- *    table), the total is a count(*) the planner answers from the range's index alone, and the
- *    page is chosen as for kept totals: 100,000 subscriptions renewing in a week are counted,
- *    not gathered with their sort keys, and the page comes from the first rows of the sort order
- *    (or off the range's index, when it is the sort's).
+ *    table, or an email fragment in a large share of its rows: addEmailFilter), the total is a
+ *    count(*) the planner answers from an index alone, and the page is chosen as for kept
+ *    totals: 100,000 subscriptions renewing in a week are counted, not gathered with their sort
+ *    keys, and the page comes from the first rows of the sort order (or off the range's index,
+ *    when it is the sort's).
  * 4. With other filters, every match (id and keys) is computed once in a MATERIALIZED CTE, counted
  *    and the page cut from it, so a filter that correlates with the sort never walks a whole index.
  * 5. Only the page's rows are joined with their columns (`hydrate`), so deep pages stay cheap.
@@ -58,7 +59,7 @@
  *    table pages: at 1M subscriptions (rows of about 1.1 kB), 'ana' (39,941 matches on 36,608
  *    pages) was read off the email sort index by three processes in 150 ms, where the trigram
  *    index takes 70 ms on one. A text in a large share of the rows is the other way round
- *    (readsThroughTrigrams, TRIGRAM_MAX_SHARE).
+ *    (emailFilterRead, TRIGRAM_MAX_SHARE).
  * A page past the end answers no rows and the true total.
  *
  * All SQL is portable PostgreSQL (Db and PostgreSQL 15).
@@ -307,7 +308,7 @@ export interface PagedListSpec {
   /**
    * False to plan the statement without index-only scans (`SET LOCAL enable_indexonlyscan = off`
    * in a transaction of its own, module doc, 6); default true. For a substring filter that its
-   * trigram index serves best (readsThroughTrigrams) on a table whose covering sort indexes hold
+   * trigram index serves best (emailFilterRead) on a table whose covering sort indexes hold
    * the filtered column.
    */
   indexOnlyScans?: boolean;
@@ -576,6 +577,11 @@ export interface EmailFilter {
   values: string[];
   /** The part of `sql` that a trigram index reads (one placeholder, `values[0]`), or null when none narrows it. */
   indexed: string | null;
+  /**
+   * The same filter as one LIKE over the column (one placeholder, `values[0]`): what a filter
+   * that no index narrows tests on each entry of an index holding the email (addEmailFilter).
+   */
+  exact: string;
 }
 
 /**
@@ -594,9 +600,10 @@ export function emailContains(alias: string, text: string): EmailFilter {
   const pattern = containsPattern(text);
   const exact = `${alias}.email LIKE ? ESCAPE '\\'`;
   const lower = text.toLowerCase();
-  if (trigramSelective(lower)) return { alias, sql: exact, values: [pattern], indexed: exact };
+  if (trigramSelective(lower))
+    return { alias, sql: exact, values: [pattern], indexed: exact, exact };
   if (!trigramSelective(emailTrigramText(lower))) {
-    return { alias, sql: exact, values: [pattern], indexed: null };
+    return { alias, sql: exact, values: [pattern], indexed: null, exact };
   }
   const joined = `email_trigram_text(${alias}.email) LIKE email_trigram_text(?) ESCAPE '\\'`;
   return {
@@ -604,12 +611,13 @@ export function emailContains(alias: string, text: string): EmailFilter {
     sql: `${joined} AND strpos(${alias}.email, ?) > 0`,
     values: [pattern, lower],
     indexed: joined,
+    exact,
   };
 }
 
 /**
  * The largest share of a table's rows that a substring filter reads through its trigram index
- * (readsThroughTrigrams) rather than by testing every entry of an index that holds the column.
+ * (emailFilterRead) rather than by testing every entry of an index that holds the column.
  * Measured at 1M subscriptions (rows of about 1.1 kB) on PostgreSQL 15, every match with its
  * email, index-only scans allowed (three processes) → not: 'ana' (4 % of the rows) 155 → 70 ms,
  * 'mar' (6.5 %) 177 → 112, 'org' (30 %) 247 → 500, 'com' (70 %) 377 → 806.
@@ -617,27 +625,48 @@ export function emailContains(alias: string, text: string): EmailFilter {
 export const TRIGRAM_MAX_SHARE = 0.1;
 
 /**
- * True when the planner should read an email filter (emailContains) on `table` through its
- * trigram index: a trigram index narrows it (EmailFilter.indexed) and the planner's own estimate
- * of that part's matches (EXPLAIN, whose LIKE estimates follow the statistics of the column or the
- * indexed expression) is under TRIGRAM_MAX_SHARE of the table's kept row count. Two statements
- * side by side (one round trip on the pool).
+ * How a list reads its email filter (emailFilterRead):
+ * - 'trigrams': through a trigram index, which narrows it to under TRIGRAM_MAX_SHARE of the rows;
+ * - 'scan': no trigram index narrows it ('e.', 'a+'), and under TRIGRAM_MAX_SHARE of the rows
+ *   match: each entry of an index holding the email is tested, and the page is cut from the
+ *   matches;
+ * - 'broad': TRIGRAM_MAX_SHARE of the rows or more match (a domain, '.co', 'e.c' in
+ *   'example.com'): the total is counted off an index holding the email and the page read in sort
+ *   order, skipping the rows that do not match (Where.range), rather than gathering every match.
  */
-export async function readsThroughTrigrams(
+export type EmailRead = 'trigrams' | 'scan' | 'broad';
+
+/**
+ * How the list of `table` reads `filter` (EmailRead), from the planner's own estimate of its
+ * matches (EXPLAIN, whose LIKE estimates follow the statistics of the column or of the indexed
+ * expression) against the table's kept row count. Two statements side by side (one round trip on
+ * the pool).
+ */
+export async function emailFilterRead(
   db: Db,
   table: RowCountedTable,
   filter: EmailFilter,
-): Promise<boolean> {
-  if (filter.indexed === null) return false;
+): Promise<EmailRead> {
   const [plan, rows] = await Promise.all([
     db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} ${filter.alias} WHERE ${filter.indexed.replace('?', '$1')}`,
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} ${filter.alias} WHERE ${(filter.indexed ?? filter.exact).replace('?', '$1')}`,
       [filter.values[0]],
     ),
     db.query<{ n: number }>(`SELECT ${rowCountSql(table)} AS n`),
   ]);
   const matches = plan.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? Infinity;
-  return matches < TRIGRAM_MAX_SHARE * (rows.rows[0]?.n ?? 0);
+  if (matches >= TRIGRAM_MAX_SHARE * (rows.rows[0]?.n ?? 0)) return 'broad';
+  return filter.indexed === null ? 'scan' : 'trigrams';
+}
+
+/**
+ * Adds `filter` to `w` as `read` (emailFilterRead) has it read: a broad one as its exact LIKE
+ * through Where.range (no index narrows it, so its trigram text is not computed for each row),
+ * any other as its own condition (Where.add).
+ */
+export function addEmailFilter(w: Where, filter: EmailFilter, read: EmailRead): void {
+  if (read === 'broad') w.range(filter.exact, filter.values[0]);
+  else w.add(filter.sql, ...filter.values);
 }
 
 /** The pattern for a case-insensitive substring match `col LIKE ? ESCAPE '\'` of user `text` (wildcards escaped). */

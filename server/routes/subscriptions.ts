@@ -34,10 +34,11 @@ import {
 import { iso } from '../access/params';
 import { refreshSubscriptions, type RefreshOptions } from '../access/refresh';
 import {
+  addEmailFilter,
   emailContains,
+  emailFilterRead,
   listCountSql,
   pagedList,
-  readsThroughTrigrams,
   rowCountSql,
   Where,
 } from '../db/list';
@@ -204,11 +205,14 @@ export async function listSubscriptions(
 ): Promise<SubscriptionsPageJson> {
   const v = validate(subscriptionsListQuery, q);
   const sortKey = v.sortKey ?? 'row_id';
+  const db = readDbOf(deps);
   const w = new Where();
   if (v.row_id !== undefined) w.add('s.id = ?', v.row_id);
-  // The subscription's copy of its customer's email, with its own trigram index (migrations 034, 047).
+  // The subscription's copy of its customer's email, with its own trigram indexes (migrations
+  // 034, 047) and the email sort index (038).
   const email = v.email === undefined ? undefined : emailContains('s', v.email);
-  if (email) w.add(email.sql, ...email.values);
+  const emailRead = email && (await emailFilterRead(db, 'subscriptions', email));
+  if (email && emailRead) addEmailFilter(w, email, emailRead);
   if (v.provider !== undefined) w.keep('s.provider = ?', 'provider = ?', [v.provider]);
   if (v.provider_id !== undefined) w.add('s.provider_id = ?', v.provider_id);
   if (v.provider_status !== undefined)
@@ -229,12 +233,10 @@ export async function listSubscriptions(
     }
   }
 
-  const db = readDbOf(deps);
   // The email sort index carries the email: with index-only scans the planner may test every
   // entry of it rather than recheck the trigram index's matches (module doc of
   // server/db/list.ts, 6): 'ana' (4 % of the rows) 145–155 ms against 70–80 at 1M.
-  const throughTrigrams =
-    email !== undefined && (await readsThroughTrigrams(db, 'subscriptions', email));
+  const throughTrigrams = emailRead === 'trigrams';
   const list = await pagedList<DbSubscriptionRow>(db, {
     from: 'subscriptions s',
     id: 's.id',

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, freshDb, resetDb, testApp, testDeps } from '../testing/app';
 import { insertCustomer, insertMember, insertSubscription } from '../testing/fixtures';
-import { expectTransactionSettings } from '../testing/planner';
+import { expectTransactionSettings, listStatements } from '../testing/planner';
 import { NOW, seedScenario, snapshot } from '../testing/scenario';
 import { USER_SORT_KEYS, usersRoutes, type UserRowJson } from './users';
 
@@ -240,6 +240,52 @@ describe('GET /users', () => {
       ['email=e.c&pageSize=4', 4, [4, 2, 1, 5], steered],
       ['email=e.&pageSize=4', 5, [4, 2, 1, 3], []], // 'e0': no trigram inside a word
     ]);
+  });
+
+  it('counts a fragment in most rows off the email index and reads its page in sort order', async () => {
+    await db.exec(`
+      INSERT INTO customers (email) SELECT 'bulk' || g || '@bulk.test' FROM generate_series(1, 60) g;
+      INSERT INTO members (customer_id, mg_status, updated_at)
+        SELECT id, 'cancelled', '2026-01-01' FROM customers WHERE email LIKE 'bulk%';
+      ANALYZE members;
+    `);
+    // 'k.t' runs across a '.', where the joined trigram index (migration 047) would read it, but
+    // it is in 60 of the 65 members: no index narrows it, so the list counts it off the email sort
+    // index as one LIKE (Where.range) and reads its page in sort order, never gathering every
+    // match or computing the joined text of each row.
+    for (const [qs, order, offset] of [
+      ['email=k.t&sort=email&pageSize=4&page=2', 'm.email, m.id', 4],
+      ['email=K.T&sort=-row_id&pageSize=4', 'm.id DESC', 0],
+      [
+        'email=bulk.test&sort=-expires_at&pageSize=3&page=3',
+        'm.expires_at DESC NULLS FIRST, m.id DESC',
+        6,
+      ],
+    ] as const) {
+      const plain = await db.query<{ id: number }>(
+        `SELECT m.id FROM members m WHERE m.email LIKE $1 ORDER BY ${order} LIMIT $2 OFFSET $3`,
+        [
+          qs.startsWith('email=bulk') ? '%bulk.test%' : '%k.t%',
+          qs.includes('pageSize=3') ? 3 : 4,
+          offset,
+        ],
+      );
+      const statements = await listStatements(db, NOW, [usersRoutes], `/users?${qs}`, {
+        total: 60,
+        ids: plain.rows.map((r) => Number(r.id)),
+      });
+      const listed = statements.filter((s) => !s.startsWith('EXPLAIN'));
+      // Not the statement that gathers every match to count it and cut the page (module doc of
+      // server/db/list.ts, 4).
+      expect(
+        listed.filter((s) => s.startsWith('WITH f AS MATERIALIZED')),
+        qs,
+      ).toEqual([]);
+      expect(
+        listed.filter((s) => s.includes('email_trigram_text')),
+        qs,
+      ).toEqual([]);
+    }
   });
 
   it('sorts by a few keys as the scenario says (spot checks of the oracle)', async () => {

@@ -32,10 +32,11 @@ import {
 } from '../access/actions';
 import { iso } from '../access/params';
 import {
+  addEmailFilter,
   emailContains,
+  emailFilterRead,
   listCountSql,
   pagedList,
-  readsThroughTrigrams,
   rowCountSql,
   Where,
 } from '../db/list';
@@ -238,9 +239,12 @@ export async function listUsers(
   const now = deps.now();
   const w = new Where();
   if (v.row_id !== undefined) w.add('m.id = ?', v.row_id);
-  // The member's copy of its customer's email, with its own trigram index (migrations 034, 047).
+  // The member's copy of its customer's email, with its own trigram indexes (migrations 034, 047)
+  // and the email sort index (036).
+  const db = readDbOf(deps);
   const email = v.email === undefined ? undefined : emailContains('m', v.email);
-  if (email) w.add(email.sql, ...email.values);
+  const emailRead = email && (await emailFilterRead(db, 'members', email));
+  if (email && emailRead) addEmailFilter(w, email, emailRead);
   // The filters on the member's subscription read the member's copies of its provider, status,
   // cadence and start (migration 035), which the sort indexes carry, with no probe of a
   // subscription per row.
@@ -276,15 +280,11 @@ export async function listUsers(
 
   const { key, dir } = v.sort;
   const subType = SUBSCRIPTION_SORTS[key];
-  const db = readDbOf(deps);
   // The email sort index carries the email, and the planner may test every entry of it rather
   // than recheck the trigram index's matches (module doc of server/db/list.ts, 6): 'mar' (6.5 %
   // of the members) 170–190 ms against 57–67 at 1M. A sort by a subscription column keeps
   // index-only scans: it reads that column off the subscriptions' index for every match.
-  const throughTrigrams =
-    email !== undefined &&
-    subType === undefined &&
-    (await readsThroughTrigrams(db, 'members', email));
+  const throughTrigrams = emailRead === 'trigrams' && subType === undefined;
   const list = await pagedList<DbUserRow>(db, {
     from: 'members m',
     id: 'm.id',

@@ -41,3 +41,28 @@ export async function expectTransactionSettings(
     expect(seen, qs).toEqual(settings);
   }
 }
+
+/**
+ * GETs `path` on an app over `db` mounting `factories` and expects a 200 list answer
+ * (`{rows: {row_id}[], total}`) equal to `expected` (the total, and the ids of the page's rows in
+ * order) → the SQL of every statement the request ran, in order, for tests of the statement shape
+ * a list chose.
+ */
+export async function listStatements(
+  db: Db,
+  now: Date,
+  factories: RouteFactory[],
+  path: string,
+  expected: { total: number; ids: number[] },
+): Promise<string[]> {
+  const statements: string[] = [];
+  const app = testApp(
+    testDeps(spyDb(db, { query: (sql) => statements.push(sql) }), now),
+    factories,
+  );
+  const res = await call(app, 'GET', path);
+  expect(res.status, path).toBe(200);
+  const page = res.body as { rows: { row_id: number }[]; total: number };
+  expect({ total: page.total, ids: page.rows.map((r) => r.row_id) }, path).toEqual(expected);
+  return statements;
+}
