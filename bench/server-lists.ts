@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   // Across the first '.' ('o.n'): a trigram only in the joined index (migration 047).
   const dot = email.indexOf('.');
   const across = email.slice(Math.max(0, dot - 1), dot + 2);
-  const domain = email.slice(email.indexOf('@') + 1); // 'example.org': a third of the customers or more
+  const domain = email.slice(email.indexOf('@') + 1); // 'example.com' (70 % of the customers) or '.org' (30 %)
 
   const queries: [string, string][] = MATRIX
     ? loadMatrix()
